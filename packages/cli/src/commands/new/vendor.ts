@@ -16,7 +16,7 @@ import { UsageError } from '../../exit-codes.js';
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
-/** How long packing one package may take: a workspace pack builds the package first. */
+/** How long one step of vendoring may take: the build of the workspace packages, or the pack of one. */
 const PACK_TIMEOUT_MS = 180_000;
 
 /** An installed or workspace package, as this CLI resolves it. */
@@ -104,9 +104,10 @@ function packCache(): { dir: string; tarballs: Map<string, string> } {
 }
 
 /**
- * Packs each package into `vendorDir` and returns, by package name, the tarball's file name there. Packing runs one
- * package at a time (a workspace pack runs the build, which uses both cores); a package this process packed before,
- * whose files have not changed since, is copied from that pack.
+ * Packs each package into `vendorDir` and returns, by package name, the tarball's file name there. The workspace
+ * packages to pack are built first, in one `pnpm build` of them all (what each one's prepack would run, one start of
+ * the build instead of one per package), then packed one at a time without their prepack; a package this process
+ * packed before, whose files have not changed since, is copied from that pack.
  */
 export async function vendorPackages(
   names: readonly string[],
@@ -114,13 +115,28 @@ export async function vendorPackages(
 ): Promise<Record<string, string>> {
   await mkdir(vendorDir, { recursive: true });
   const out: Record<string, string> = {};
-  for (const name of names) {
+  const cache = packCache();
+  const wanted = names.map((name) => {
     const source = packageSource(name);
-    const file = tarballName(name, source.version);
-    const cache = packCache();
     // A workspace pack builds from the package's files and from the repository's schemas/<folder>, which it ships.
     const shipped = path.resolve(source.dir, '../../schemas', path.basename(source.dir));
     const key = `${name}\n${fingerprint(source.dir)}\n${source.workspace && existsSync(shipped) ? fingerprint(shipped) : ''}`;
+    return { name, source, key, file: tarballName(name, source.version) };
+  });
+  const toBuild = wanted.filter((w) => w.source.workspace && !cache.tarballs.has(w.key));
+  const root = toBuild[0] && path.resolve(toBuild[0].source.dir, '../..');
+  if (root) {
+    const folders = toBuild.map((w) => path.basename(w.source.dir));
+    await packStep(
+      'build',
+      folders.join(', '),
+      vendorDir,
+      'pnpm',
+      ['--dir', root, 'build', ...folders],
+      root,
+    );
+  }
+  for (const { name, source, key, file } of wanted) {
     const earlier = cache.tarballs.get(key);
     if (earlier) {
       await placeTarball(earlier, vendorDir, file);
@@ -130,18 +146,15 @@ export async function vendorPackages(
     // Packed into this process's folder first, then copied: the folder keeps it for the next project.
     const into = mkdtempSync(path.join(cache.dir, 'pack-'));
     const [command, args] = source.workspace
-      ? ['pnpm', ['pack', '--pack-destination', into]]
+      ? ['pnpm', ['pack', '--config.ignore-scripts=true', '--pack-destination', into]]
       : ['npm', ['pack', '--ignore-scripts', '--pack-destination', into, source.dir]];
+    await packStep('pack', name, vendorDir, command, args, source.dir);
     try {
-      await run(command, args, { cwd: source.dir, timeout: PACK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
       await placeTarball(path.join(into, file), vendorDir, file);
     } catch (error) {
-      // sound: execFile rejects with an Error that carries the child's stderr as text (no encoding is set), copyFile
-      // with one that has none
-      const e = error as { stderr?: string; message: string };
+      // sound: copyFile and rename reject with an Error
       throw new UsageError(
-        `could not pack ${name} into ${vendorDir} with ${command} (${(e.stderr || e.message).trim().split('\n').at(-1)}); ` +
-          'pass --registry to depend on the published packages instead',
+        `could not copy ${name}'s tarball into ${vendorDir} (${(error as Error).message})`,
       );
     }
     // Keyed by what the files were before the pack: one edited during it is packed again next time.
@@ -149,6 +162,27 @@ export async function vendorPackages(
     out[name] = file;
   }
   return out;
+}
+
+/** Runs one step of vendoring (a build or a pack); a failure is a usage error that says what failed and the way out. */
+async function packStep(
+  step: 'build' | 'pack',
+  what: string,
+  vendorDir: string,
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<void> {
+  try {
+    await run(command, args, { cwd, timeout: PACK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    // sound: execFile rejects with an Error that carries the child's stderr as text (no encoding is set)
+    const e = error as { stderr?: string; message: string };
+    throw new UsageError(
+      `could not ${step} ${what} for ${vendorDir} with ${command} (${(e.stderr || e.message).trim().split('\n').at(-1)}); ` +
+        'pass --registry to depend on the published packages instead',
+    );
+  }
 }
 
 /**
