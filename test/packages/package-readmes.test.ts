@@ -60,7 +60,7 @@ describe('packages > metadata', () => {
     );
     expect({ license: prop(manifest, 'license'), node: prop(prop(manifest, 'engines'), 'node') }).toEqual({
       license: 'MIT',
-      node: '>=20',
+      node: '>=20.18.1',
     });
   });
 

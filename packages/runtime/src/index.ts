@@ -46,6 +46,7 @@ export {
   OutboundRefusedError,
 } from './net/outbound-policy.js';
 export {
+  type OutboundAgentOptions,
   type OutboundAgents,
   type OutboundAnswer,
   type OutboundPost,

@@ -60,7 +60,7 @@ export class PushNotifications {
   readonly records: PushRecords;
   readonly outbox: PushOutbox;
   /** Connections to webhooks, kept between deliveries. */
-  readonly #agents: OutboundAgents = outboundAgents();
+  readonly #agents: OutboundAgents;
   /** Settles once the deliveries this instance owned when it last stopped are taken up again. */
   readonly ready: Promise<void>;
 
@@ -71,6 +71,7 @@ export class PushNotifications {
       console.error(`[a2a push ${taskId}]`, error),
   ) {
     this.limits = Object.freeze({ ...DEFAULT_PUSH_LIMITS, ...options.limits });
+    this.#agents = outboundAgents({ connectTimeoutMs: this.limits.timeoutMs });
     this.policy = {
       allowHosts: [...(options.allowHosts ?? [])],
       ...(options.resolve ? { resolve: options.resolve } : {}),
@@ -184,8 +185,7 @@ export class PushNotifications {
   /** Stops every delivery of this process; what is left is delivered when the instance starts again. */
   async close(): Promise<void> {
     await this.outbox.close();
-    this.#agents.http.destroy();
-    this.#agents.https.destroy();
+    await this.#agents.destroy();
   }
 
   /** Stores a config (replacing one of the same id) within the per-task limit, and starts delivering it. */

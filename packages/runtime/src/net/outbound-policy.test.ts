@@ -137,17 +137,54 @@ describe('outbound policy > connections', () => {
   });
   it('a pooled connection is used again for the next request to the same host', async () => {
     const target = await serve(204);
-    const agents = outboundAgents();
+    // One connection per origin: a pool of more may open a second while the first is handed back.
+    const agents = outboundAgents({ maxSockets: 1 });
     const post = { headers: {}, body: '{}', timeoutMs: 5000, policy: { allowHosts: ['127.0.0.1'] }, agents };
     expect((await postOutbound(`${target.url}/a`, post)).status).toBe(204);
     expect((await postOutbound(`${target.url}/b`, post)).status).toBe(204);
     expect(target.got).toEqual(['/a', '/b']);
     expect(target.connections.count).toBe(1);
-    agents.http.destroy();
+    await agents.destroy();
+  });
+  it('a webhook that never answers is given up at its deadline, and its pooled connection serves the next request', async () => {
+    const target = await serve(204, undefined, '/hang');
+    const agents = outboundAgents({ maxSockets: 1 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const post = {
+        headers: {},
+        body: '{}',
+        policy: { allowHosts: ['127.0.0.1'] },
+        agents,
+        timeoutMs: 1_000,
+      };
+      const hanging = postOutbound(`${target.url}/hang`, post);
+      await vi.waitFor(() => expect(target.got).toEqual(['/hang']));
+      vi.advanceTimersByTime(1_000);
+      await expect(hanging).rejects.toThrow(/timed out after 1000 ms/);
+      expect((await postOutbound(`${target.url}/ok`, post)).status).toBe(204);
+    } finally {
+      vi.useRealTimers();
+      await agents.destroy();
+    }
+  });
+  it('checked URLs are kept per policy: a URL one policy allows is still refused under another', async () => {
+    const target = await serve(204);
+    const agents = outboundAgents();
+    const post = { headers: {}, body: '{}', timeoutMs: 5000, agents };
+    const open = { ...post, policy: { allowHosts: ['127.0.0.1'] } };
+    expect((await postOutbound(`${target.url}/a`, open)).status).toBe(204);
+    // Refused by the URL's check (the connection's own check would refuse it too, in other words).
+    for (let i = 0; i < 2; i++)
+      await expect(postOutbound(`${target.url}/a`, { ...post, policy: {} })).rejects.toThrow(
+        /^127\.0\.0\.1 is a loopback address; allow the host/,
+      );
+    expect(target.got).toEqual(['/a']);
+    await agents.destroy();
   });
   it('a request waiting for a pooled connection is not timed out while it waits: its deadline starts with its socket', async () => {
     const target = await serve(204, undefined, '/hang');
-    const agents = outboundAgents(1);
+    const agents = outboundAgents({ maxSockets: 1 });
     const policy = { allowHosts: ['127.0.0.1'] };
     const first = new AbortController();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -168,7 +205,7 @@ describe('outbound policy > connections', () => {
       expect(target.got).toEqual(['/hang', '/ok']);
     } finally {
       vi.useRealTimers();
-      agents.http.destroy();
+      await agents.destroy();
     }
   });
 });

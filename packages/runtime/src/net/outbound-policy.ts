@@ -92,7 +92,7 @@ export class OutboundRefusedError extends Error {
 const hostKey = (host: string) => host.toLowerCase().replace(/^\[|\]$/g, '');
 
 /** Whether the policy's allow-list opens the URL's host. */
-export function isAllowedHost(url: URL, policy: OutboundPolicy = {}): boolean {
+export function isAllowedHost(url: Pick<URL, 'hostname'>, policy: OutboundPolicy = {}): boolean {
   const host = hostKey(url.hostname);
   return (policy.allowHosts ?? []).some((h) => hostKey(h) === host);
 }

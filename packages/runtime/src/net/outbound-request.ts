@@ -1,10 +1,10 @@
 // One outbound POST to a URL a client named (a webhook), under the outbound policy (outbound-policy.ts): the address
 // the socket connects to is checked (by the lookup it is given, and again once connected), redirects are answered as
 // they come and never followed, and the whole exchange has a deadline. The answer's body is read and dropped, at most
-// a small amount of it: only the status matters.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
+// a small amount of it: only the status matters. Sent by undici's dispatcher (a Pool per origin under an Agent): per
+// request it costs a third of what node:http's ClientRequest does, which a webhook taking every update of every task
+// pays many times over.
+import { Agent, buildConnector, Client, type Dispatcher } from 'undici';
 import {
   blockedAddressKind,
   checkOutboundUrl,
@@ -19,8 +19,9 @@ export interface OutboundPost {
   headers: Readonly<Record<string, string>>;
   body: string;
   /**
-   * The deadline of the whole exchange, connection included, in milliseconds, from when the request has its socket: a
-   * request waiting for a pooled connection (`agents`) has not started yet.
+   * The deadline of the exchange, in milliseconds, from when the request is written to its connection: a request
+   * waiting for a pooled connection (`agents`) has not started yet. Making a connection has a deadline of its own
+   * (`OutboundAgentOptions.connectTimeoutMs`; without `agents`, this one).
    */
   timeoutMs: number;
   policy?: OutboundPolicy;
@@ -28,23 +29,105 @@ export interface OutboundPost {
   signal?: AbortSignal;
   /**
    * Connections to keep between requests (`outboundAgents()`); without, each request has a connection of its own. A
-   * kept connection was checked when it was made, under the same policy (the allow-list is by host, which is part of
-   * what a connection is kept under).
+   * kept connection was checked when it was made, under the same policy (connections are kept per policy object).
    */
   agents?: OutboundAgents;
 }
 
-/** Kept-alive connection pools for outbound requests, one per scheme. */
-export interface OutboundAgents {
-  http: HttpAgent;
-  https: HttpsAgent;
+/** How `outboundAgents` keeps connections. */
+export interface OutboundAgentOptions {
+  /** Connections per origin (default 8). */
+  maxSockets?: number;
+  /** Deadline of making one connection, in milliseconds (default 10,000). */
+  connectTimeoutMs?: number;
 }
 
-/** Connection pools that keep connections open between requests (at most `maxSockets` per host; default 8). */
-export function outboundAgents(maxSockets = 8): OutboundAgents {
-  return {
-    http: new HttpAgent({ keepAlive: true, maxSockets }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets }),
+/** Checked URLs kept per policy; past it, they are forgotten and checked again. */
+const CHECKED_URLS = 1024;
+
+/**
+ * Kept-alive connection pools for outbound requests: one undici Agent per policy object, so a caller passes the same
+ * policy object with every post (each new object gets pools of its own, kept until `destroy`).
+ */
+export class OutboundAgents {
+  readonly #byPolicy = new WeakMap<OutboundPolicy, Agent>();
+  readonly #all = new Set<Agent>();
+  /** URLs checked under each policy, by their text. */
+  readonly #checked = new WeakMap<OutboundPolicy, Map<string, URL>>();
+  #closed = false;
+
+  constructor(readonly options: Readonly<OutboundAgentOptions> = {}) {}
+
+  /** The dispatcher of connections made under `policy`. */
+  dispatcher(policy: OutboundPolicy): Dispatcher {
+    if (this.#closed) throw new Error('these outbound connections are closed');
+    let agent = this.#byPolicy.get(policy);
+    if (!agent) {
+      agent = new Agent({
+        connections: this.options.maxSockets ?? 8,
+        connect: policyConnector(policy, this.options.connectTimeoutMs ?? 10_000),
+        // postOutbound keeps the deadline of the whole exchange itself.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      this.#byPolicy.set(policy, agent);
+      this.#all.add(agent);
+    }
+    return agent;
+  }
+
+  /**
+   * `url` as checkOutboundUrl answers it under `policy` without resolving names, kept: that check reads the text and
+   * the policy alone, so a webhook called again and again is parsed once (names are resolved by each connection).
+   */
+  async target(url: string, policy: OutboundPolicy): Promise<URL> {
+    let urls = this.#checked.get(policy);
+    if (!urls) {
+      urls = new Map();
+      this.#checked.set(policy, urls);
+    }
+    const known = urls.get(url);
+    if (known) return known;
+    const checked = await checkOutboundUrl(url, policy, false);
+    if (urls.size >= CHECKED_URLS) urls.clear();
+    urls.set(url, checked);
+    return checked;
+  }
+
+  /** Closes every connection, aborting what is in flight on them. */
+  async destroy(): Promise<void> {
+    this.#closed = true;
+    const agents = [...this.#all];
+    this.#all.clear();
+    await Promise.all(agents.map((a) => a.destroy()));
+  }
+}
+
+/** Connection pools that keep connections open between requests. */
+export function outboundAgents(options: OutboundAgentOptions = {}): OutboundAgents {
+  return new OutboundAgents(options);
+}
+
+/**
+ * Makes connections under `policy`: a host the policy does not allow is resolved by the guarded lookup, and the
+ * address the socket connected to is checked again, whatever resolved it.
+ */
+function policyConnector(policy: OutboundPolicy, timeout: number): buildConnector.connector {
+  const open = buildConnector({ timeout });
+  const guarded = buildConnector({ timeout, lookup: guardedLookup(policy) });
+  return (options, callback) => {
+    if (isAllowedHost(options, policy)) return open(options, callback);
+    return guarded(options, (error, socket) => {
+      if (error || !socket) return callback(error ?? new Error('no connection'), null);
+      const address = socket.remoteAddress ?? '';
+      const kind = blockedAddressKind(address);
+      if (!kind) return callback(null, socket);
+      socket.destroy();
+      callback(
+        new OutboundRefusedError(`${options.hostname} connected to ${address}, a ${kind} address`),
+        null,
+      );
+    });
   };
 }
 
@@ -52,6 +135,9 @@ export function outboundAgents(maxSockets = 8): OutboundAgents {
 export interface OutboundAnswer {
   status: number;
 }
+
+/** The policy of a post that names none: one object, so its pooled connections are one Agent. */
+const NO_POLICY: OutboundPolicy = Object.freeze({});
 
 /** Bytes of an answer's body read before the connection is dropped: the body is not used. */
 const ANSWER_BYTES = 64 * 1024;
@@ -61,65 +147,105 @@ const ANSWER_BYTES = 64 * 1024;
  * to, with an Error whose message says `timed out` past the deadline, and with the socket's error otherwise.
  */
 export async function postOutbound(url: string, post: OutboundPost): Promise<OutboundAnswer> {
-  const policy = post.policy ?? {};
+  const policy = post.policy ?? NO_POLICY;
   // The URL itself is checked here; the addresses a name resolves to are checked by the connection's lookup (one
-  // resolution per request, at the moment that counts).
-  const target = await checkOutboundUrl(url, policy, false);
-  const allowed = isAllowedHost(target, policy);
-  const https = target.protocol === 'https:';
-  const send = https ? httpsRequest : httpRequest;
-  const agent = post.agents ? (https ? post.agents.https : post.agents.http) : false;
-  return new Promise<OutboundAnswer>((resolve, reject) => {
-    let settled = false;
-    let answered = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (error: Error | undefined, answer?: OutboundAnswer) => {
-      if (settled) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      post.signal?.removeEventListener('abort', onAbort);
-      // A connection of its own is closed once the status is known; a pooled one only when the exchange failed or
-      // the answer is too long to read to its end.
-      if (error || !post.agents || (answer && answered > ANSWER_BYTES)) request.destroy();
-      if (error) reject(error);
-      else if (answer) resolve(answer);
-    };
-    const request = send(target, {
-      method: 'POST',
-      headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
-      agent,
-      ...(allowed ? {} : { lookup: guardedLookup(policy) }),
-    });
-    const onAbort = () => finish(new Error('aborted'));
-    if (post.signal?.aborted) onAbort();
-    post.signal?.addEventListener('abort', onAbort, { once: true });
-    request.on('socket', (socket: Socket) => {
-      // The clock starts with the socket: behind a busy pool, a request that waited its turn was not slow (a webhook
-      // that hangs still frees each pooled socket at its own deadline).
-      if (!settled)
-        timer = setTimeout(() => finish(new Error(`timed out after ${post.timeoutMs} ms`)), post.timeoutMs);
-      if (allowed) return;
-      // The address actually connected to: whatever resolved it, it must be public.
-      const judge = () => {
-        const address = socket.remoteAddress ?? '';
-        const kind = blockedAddressKind(address);
-        if (kind)
-          finish(new OutboundRefusedError(`${target.hostname} connected to ${address}, a ${kind} address`));
-      };
-      // A pooled connection is connected already (it was judged when it was made; once more costs nothing); a new
-      // one has no address until it connects.
-      if (socket.remoteAddress === undefined) socket.once('connect', judge);
-      else judge();
-    });
-    request.on('error', (error) => finish(error));
-    request.on('response', (response: IncomingMessage) => {
-      response.on('data', (chunk: Buffer) => {
-        answered += chunk.length;
-        if (answered > ANSWER_BYTES) finish(undefined, { status: response.statusCode ?? 0 });
+  // resolution per connection, at the moment that counts).
+  const target = post.agents
+    ? await post.agents.target(url, policy)
+    : await checkOutboundUrl(url, policy, false);
+  // Without pooled connections, a client of one connection, closed once the exchange is over.
+  const own = post.agents
+    ? undefined
+    : new Client(target.origin, {
+        connect: policyConnector(policy, post.timeoutMs),
+        pipelining: 1,
+        headersTimeout: 0,
+        bodyTimeout: 0,
       });
-      response.on('end', () => finish(undefined, { status: response.statusCode ?? 0 }));
-      response.on('error', (error) => finish(error));
-    });
-    request.end(post.body);
+  const dispatcher = own ?? post.agents?.dispatcher(policy);
+  if (!dispatcher) throw new Error('no dispatcher');
+  return new Promise<OutboundAnswer>((resolve, reject) => {
+    const exchange = new Exchange(post, resolve, reject, own);
+    try {
+      dispatcher.dispatch(
+        {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
+          method: 'POST',
+          headers: post.headers,
+          body: post.body,
+        },
+        exchange,
+      );
+    } catch (error) {
+      // A header undici refuses, or pools closed meanwhile.
+      exchange.onResponseError(undefined, error instanceof Error ? error : new Error(String(error)));
+    }
   });
+}
+
+/** One POST's handler: settles once, on the status, a failure, the deadline or the caller's abort. */
+class Exchange implements Dispatcher.DispatchHandler {
+  #settled = false;
+  #answered = 0;
+  #status = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #controller: Dispatcher.DispatchController | undefined;
+  readonly #onAbort = () => this.#finish(new Error('aborted'));
+
+  constructor(
+    readonly post: OutboundPost,
+    readonly resolve: (answer: OutboundAnswer) => void,
+    readonly reject: (error: Error) => void,
+    readonly own: Client | undefined,
+  ) {
+    if (post.signal?.aborted) this.#finish(new Error('aborted'));
+    else post.signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    // Given up already (aborted while it waited for a connection): it is not sent.
+    if (this.#settled) {
+      controller.abort(new Error('aborted'));
+      return;
+    }
+    // The clock starts when the request has its connection: behind a busy pool, a request that waited its turn was
+    // not slow (a webhook that hangs still frees each pooled connection at its own deadline).
+    this.#timer = setTimeout(
+      () => this.#finish(new Error(`timed out after ${this.post.timeoutMs} ms`)),
+      this.post.timeoutMs,
+    );
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.#status = statusCode;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#answered += chunk.length;
+    // Too long to read to its end: the status is known, the connection is dropped.
+    if (this.#answered > ANSWER_BYTES) this.#finish(undefined);
+  }
+
+  onResponseEnd(): void {
+    this.#finish(undefined);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.#finish(error);
+  }
+
+  #finish(error: Error | undefined): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.post.signal?.removeEventListener('abort', this.#onAbort);
+    // A pooled connection is dropped only when the exchange failed or the answer is not read to its end.
+    if (error || this.#answered > ANSWER_BYTES)
+      this.#controller?.abort(error ?? new Error('answer too long'));
+    this.own?.destroy().catch(() => {});
+    if (error) this.reject(error);
+    else this.resolve({ status: this.#status });
+  }
 }

@@ -186,7 +186,7 @@ export function projectFiles(
     private: true,
     type: 'module',
     description: `An agent that speaks ${title}.`,
-    engines: { node: '>=20' },
+    engines: { node: '>=20.18.1' },
     scripts: {
       // Scripts any shell runs (npm's sh, Windows' cmd): no `exec`, no globs. `kill` of npm's process id still stops
       // the server: runServeScript ends it once the script's shell is gone. The test files are named, since node 20's
