@@ -102,7 +102,7 @@ function oneVersionChanged(protocol: string, version: string): Row {
       target: '≤ 5 s',
       met: s.median <= 5,
       notes:
-        'wall time of the command, process start included; renders that version and its translation only',
+        "wall time of the command, process start included; renders that version and its translation only, the version's type files in a second process",
     };
   } finally {
     rmSync(copy, { recursive: true, force: true });

@@ -31,6 +31,11 @@ export function sharedAjv(): Ajv2020 {
   return shared;
 }
 
+/** What a diagnostic says of a schema that ajv cannot compile (validateVersion's check, or the validators emitter's). */
+export function notCompiled(error: unknown): string {
+  return `does not compile: ${error instanceof Error ? error.message : String(error)}`;
+}
+
 /**
  * A copy of a schema that ajv can compile: ajv honours `discriminator` but refuses its `mapping`, and infers the same
  * mapping from the `const` of each branch's tag (the lint checks that both agree).

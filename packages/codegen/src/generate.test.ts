@@ -111,6 +111,16 @@ describe('generate > diagnostics', () => {
       },
     ],
     [
+      // A version's render leaves the compile to the validators emitter (render-version.ts), which reports it as the
+      // validate stage would.
+      'schema > a valid 2020-12 schema that ajv cannot compile (strict mode)',
+      {
+        file: 'Artifact.schema.json',
+        edit: (t) => t.replace('"description": "', '"unknownKeyword": true,\n  "description": "'),
+        want: /^[^\n]*Artifact\.schema\.json: \(root\): does not compile: strict mode: unknown keyword: "unknownKeyword"$/m,
+      },
+    ],
+    [
       'schema > not JSON',
       {
         file: 'Artifact.schema.json',

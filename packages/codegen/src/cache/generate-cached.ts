@@ -13,7 +13,10 @@ import { planRun } from './run-plan.js';
 import { checkAgainstStamp, keepStamp, readStamp, STAMP_FILE, stampFile } from './stamp.js';
 import { pruneUnitRecords, readUnitRecord, saveUnitRecord } from './unit-records.js';
 
-/** Options of a cached run: those of `generate`, and whether to use the cache (default true). */
+/**
+ * Options of a cached run: those of `generate` (but `parallel` defaults to true: this is the command's run), and
+ * whether to use the cache (default true).
+ */
 export interface CachedGenerateOptions extends GenerateOptions {
   cache?: boolean;
   /**
@@ -40,7 +43,7 @@ export interface CachedGenerateResult extends CheckResult {
 
 /** generate, through the stamp and the cache: the pipeline renders only the parts whose inputs changed. */
 export async function generateCached(options: CachedGenerateOptions): Promise<CachedGenerateResult> {
-  const { root, protocols, check = false } = options;
+  const { root, protocols, check = false, parallel = true } = options;
   const cache = options.cache !== false;
   const stamp = options.stamp ?? (protocols === undefined ? STAMP_FILE : false);
   const plan = planRun(root, protocols);
@@ -65,7 +68,7 @@ export async function generateCached(options: CachedGenerateOptions): Promise<Ca
   let output: UnitOutput;
   if (!cache) {
     // --no-cache: the whole pipeline, as `generate` without the cache runs it.
-    output = await (await import('../generate.js')).renderAll(root, protocols);
+    output = await (await import('../generate.js')).renderAll(root, protocols, { parallel });
   } else {
     const rendered =
       missing.length === 0
@@ -73,6 +76,7 @@ export async function generateCached(options: CachedGenerateOptions): Promise<Ca
         : await (await import('../generate.js')).renderUnits(
             root,
             missing.map((u) => u.unit),
+            { parallel },
           );
     output = joinOutputs(
       plan.units.map((u) => u.id),

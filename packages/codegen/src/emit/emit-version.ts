@@ -7,9 +7,8 @@ import { emitPaths } from './paths/emit-paths.js';
 import { emitRequirements } from './requirements/emit-requirements.js';
 import { emitRoutes } from './routes/emit-routes.js';
 import { emitRpcClient, emitRpcServer } from './rpc/emit-rpc.js';
-import { emitRpcTypes } from './rpc/emit-rpc-types.js';
 import { emitSurface } from './surface/emit-surface.js';
-import { emitTypes } from './types/emit-types.js';
+import { IN_PROCESS, type TypesMaker } from './types/types-process.js';
 import {
   emitMessageValidatorDeclarations,
   emitParameterValidatorDeclarations,
@@ -24,41 +23,61 @@ export interface EmittedFile {
   content: string;
 }
 
-/** Emit stage: runs every emitter over one protocol version. Returns strings; never touches the disk. */
-export async function emitVersion(model: ProtocolModel): Promise<EmittedFile[]> {
+/**
+ * Emit stage: runs every emitter over one protocol version. Returns strings; never touches the disk. The type files
+ * come from `types` (in this process, or a second one: types-process.ts), asked for first and awaited last, so a
+ * second process makes them while this one runs the other emitters.
+ */
+export async function emitVersion(
+  model: ProtocolModel,
+  types: TypesMaker = IN_PROCESS,
+): Promise<EmittedFile[]> {
   const schemas = `${model.dir}/*.schema.json`;
   const surface = model.openapiFile;
+  const typed = types.emit(model);
+  // Awaited below; if another emitter throws first, this promise's failure is not left unhandled.
+  typed.catch(() => undefined);
+  const validators = String(emitMessageValidators(model));
+  const validatorDeclarations = String(emitMessageValidatorDeclarations(model));
+  const parameters = String(emitParameterValidators(model));
+  const parameterDeclarations = String(emitParameterValidatorDeclarations(model));
+  const paths = String(emitPaths(model));
+  const routes = String(emitRoutes(model));
+  const client = String(emitClient(model));
+  const rpc = model.rpc && {
+    file: model.rpc.file,
+    server: String(emitRpcServer(model)),
+    client: String(emitRpcClient(model)),
+  };
+  const surfaceFile = String(emitSurface(model));
+  const requirements = model.requirements && {
+    file: model.requirements.file,
+    content: String(emitRequirements(model)),
+  };
+  const index = String(emitIndex(model));
+  const binding = String(emitBinding(model));
+  const { openapi, rpcTypes = '' } = await typed;
   return [
-    { name: 'openapi.ts', source: surface, content: String(await emitTypes(model)) },
-    { name: 'validators.js', source: schemas, content: String(emitMessageValidators(model)) },
-    { name: 'validators.d.ts', source: schemas, content: String(emitMessageValidatorDeclarations(model)) },
-    { name: 'parameters.js', source: surface, content: String(emitParameterValidators(model)) },
-    { name: 'parameters.d.ts', source: surface, content: String(emitParameterValidatorDeclarations(model)) },
-    { name: 'paths.ts', source: surface, content: String(emitPaths(model)) },
-    { name: 'routes.ts', source: surface, content: String(emitRoutes(model)) },
-    { name: 'client.ts', source: surface, content: String(emitClient(model)) },
-    ...(model.rpc
+    { name: 'openapi.ts', source: surface, content: openapi },
+    { name: 'validators.js', source: schemas, content: validators },
+    { name: 'validators.d.ts', source: schemas, content: validatorDeclarations },
+    { name: 'parameters.js', source: surface, content: parameters },
+    { name: 'parameters.d.ts', source: surface, content: parameterDeclarations },
+    { name: 'paths.ts', source: surface, content: paths },
+    { name: 'routes.ts', source: surface, content: routes },
+    { name: 'client.ts', source: surface, content: client },
+    ...(rpc
       ? [
-          { name: 'rpc-types.ts', source: schemas, content: String(await emitRpcTypes(model)) },
-          { name: 'rpc.ts', source: model.rpc.file, content: String(emitRpcServer(model)) },
-          { name: 'rpc-client.ts', source: model.rpc.file, content: String(emitRpcClient(model)) },
+          { name: 'rpc-types.ts', source: schemas, content: rpcTypes },
+          { name: 'rpc.ts', source: rpc.file, content: rpc.server },
+          { name: 'rpc-client.ts', source: rpc.file, content: rpc.client },
         ]
       : []),
-    { name: 'surface.ts', source: surface, content: String(emitSurface(model)) },
-    ...(model.requirements
-      ? [
-          {
-            name: 'requirements.ts',
-            source: model.requirements.file,
-            content: String(emitRequirements(model)),
-          },
-        ]
+    { name: 'surface.ts', source: surface, content: surfaceFile },
+    ...(requirements
+      ? [{ name: 'requirements.ts', source: requirements.file, content: requirements.content }]
       : []),
-    { name: 'index.ts', source: surface, content: String(emitIndex(model)) },
-    {
-      name: 'binding.ts',
-      source: `schemas/${model.protocol}/protocol.yaml`,
-      content: String(emitBinding(model)),
-    },
+    { name: 'index.ts', source: surface, content: index },
+    { name: 'binding.ts', source: `schemas/${model.protocol}/protocol.yaml`, content: binding },
   ];
 }

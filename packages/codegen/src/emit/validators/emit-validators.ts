@@ -1,7 +1,8 @@
 // The validators emitter: ajv standalone code (ESM, no `new Function` at run time) for every public type, every inline
 // body schema and every operation's parameters, after schema rewrites that make the code faster and stay exact.
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { createAjv, forAjv } from '../../ajv.js';
+import { createAjv, forAjv, notCompiled } from '../../ajv.js';
+import { type Diagnostic, DiagnosticsError } from '../../diagnostics.js';
 import { SCHEMA_ID_BASE } from '../../load/load-protocols.js';
 import type {
   ContentModel,
@@ -104,7 +105,25 @@ export function emitMessageValidators(model: ProtocolModel): Code {
     exports[v.exportName] = id;
   }
   dropUnusedTracking(ajv, schemas.values());
+  compileTypes(ajv, model);
   return toEsm(withFastPaths(toStandalone(ajv, exports), emitFastPaths(schemas, exports)));
+}
+
+/**
+ * Compiles each of the version's types, as the standalone code then takes them (the same order, so the same code), and
+ * reports each that does not compile, as validateVersion does: a version's render leaves this check to here
+ * (render-version.ts), so that its schemas are compiled once.
+ */
+function compileTypes(ajv: ReturnType<typeof createAjv>, model: ProtocolModel): void {
+  const problems: Diagnostic[] = [];
+  for (const t of model.types) {
+    try {
+      ajv.getSchema(t.id);
+    } catch (error) {
+      problems.push({ file: t.file, pointer: '', message: notCompiled(error) });
+    }
+  }
+  if (problems.length > 0) throw new DiagnosticsError(problems);
 }
 
 /**
