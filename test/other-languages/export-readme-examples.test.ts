@@ -153,7 +153,8 @@ describe('export README > Go example', () => {
     const runner = async () => {
       for (let i = next++; i < groups.length; i = next++) {
         const g = groups[i];
-        if (g) found[i] = await verdicts(binary, [dir, g.version, g.type, ...g.examples, ...g.counterexamples]);
+        if (g)
+          found[i] = await verdicts(binary, [dir, g.version, g.type, ...g.examples, ...g.counterexamples]);
       }
     };
     await Promise.all([runner(), runner()]);

@@ -32,7 +32,7 @@ describe('types process > options', () => {
 });
 
 describe('types process > the second process', () => {
-  it('makes a version\'s type files, the same as this process makes them', async () => {
+  it("makes a version's type files, the same as this process makes them", async () => {
     const versions = await loadProtocols(ROOT, ['fixie']);
     const version = versions[0];
     if (!version) throw new Error('no fixie version to make types for');
