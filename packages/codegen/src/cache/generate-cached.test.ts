@@ -43,12 +43,14 @@ function scratch(): string {
   return dir;
 }
 
+// Runs here make the type files in this process (`parallel: false`): what is cached does not depend on where they are
+// made, and a second process started per run cost seconds each (types-process.test.ts covers that process).
 describe('generate > the cache of each part of a run', () => {
   it('unchanged inputs reuse the last output; an edited output is still found; a changed schema renders its version only', async () => {
     const root = scratch();
     const only = ['fixie'];
     const run = (more: { check?: boolean; cache?: boolean } = {}) =>
-      generateCached({ root, protocols: only, check: true, ...more });
+      generateCached({ root, protocols: only, check: true, parallel: false, ...more });
     const generated = path.join(root, 'packages/fixie/src/generated/1.0/index.ts');
     const original = readFileSync(generated, 'utf8');
 
@@ -118,7 +120,7 @@ describe('generate > the cache of each part of a run', () => {
   it('a runtime module the generator loads, edited, is a miss; one it does not load leaves the key', async () => {
     const root = scratch();
     const only = ['fixie'];
-    const run = () => generateCached({ root, protocols: only, check: true });
+    const run = () => generateCached({ root, protocols: only, check: true, parallel: false });
     const edit = (file: string) => {
       const full = path.join(root, file);
       writeFileSync(full, `${readFileSync(full, 'utf8')}// edited\n`);
@@ -167,6 +169,7 @@ describe('generate > the cache of each part of a run', () => {
         protocols: ['fixie'],
         stamp,
         check: true,
+        parallel: false,
         ...more,
       });
     const fresh = () => rmSync(path.join(root, RUN_CACHE_DIR), { recursive: true, force: true });
