@@ -9,20 +9,22 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * vitest's own order.
  */
 const LONGEST_FIRST = [
-  'test/registry/version-add.test.ts', // 353 s
-  'test/installed/new-project.test.ts', // 280 s
-  'test/other-languages/quicktype.test.ts', // about 250 s with MCP's two revisions
-  'test/browser/docs-site.test.ts', // 167 s
-  // About 150 s one run at a time (a client process per scenario); its runs now go side by side, which took it from
-  // 630 s to 281 s on a loaded machine (not yet timed in a quiet CI run).
-  'test/official-suites/client-conformance.test.ts',
-  'test/registry/generate-cache.test.ts', // about 150 s (a cold run in a copy)
-  'test/other-languages/export-readme-examples.test.ts', // 110 s
-  'test/installed/cli.test.ts', // 95 s
-  'test/installed/packages.test.ts', // 64 s
-  'test/stores/durability.test.ts', // 56 s
-  'test/registry/throwaway-protocol.test.ts', // 52 s
-  'test/browser/inspector.test.ts', // 50 s
+  'test/installed/new-project.test.ts', // 264 s
+  'test/registry/version-add.test.ts', // 203 s
+  'test/browser/docs-site.test.ts', // 145 s
+  'test/installed/cli.test.ts', // 120 s
+  'test/official-suites/client-conformance.test.ts', // 82 s
+  'test/other-languages/export-readme-examples.test.ts', // 78 s
+  'test/installed/packages.test.ts', // 65 s
+  'test/stores/durability.test.ts', // 54 s
+  'test/browser/inspector.test.ts', // 47 s
+  'test/registry/throwaway-protocol.test.ts', // 47 s
+  'test/registry/generate-cache.test.ts', // 36 s
+  'test/readme/start-commands.test.ts', // 35 s
+  'test/readme/proxy-command.test.ts', // 29 s
+  'test/other-languages/python-jsonschema.test.ts', // 28 s
+  'test/hostile/tools-finish.test.ts', // 26 s
+  'test/other-languages/quicktype.test.ts', // 24 s
 ];
 
 class LongestFirst extends BaseSequencer {
