@@ -9,7 +9,7 @@ describe('the test run > scratch folder', () => {
     expect(path.basename(tmpdir())).toMatch(/^agentproto-test-/);
   });
 
-  it('is removed with what it holds at the end, and the outer TMPDIR comes back', () => {
+  it('is removed with what it holds at the end, and the outer TMPDIR comes back', async () => {
     const outer = process.env.TMPDIR;
     const teardown = setup();
     const inner = tmpdir();
@@ -18,7 +18,7 @@ describe('the test run > scratch folder', () => {
       expect(path.dirname(inner)).toBe(outer);
       writeFileSync(path.join(inner, 'left-behind.txt'), 'a test that did not clean up');
     } finally {
-      teardown();
+      await teardown();
     }
     expect(existsSync(inner)).toBe(false);
     expect(process.env.TMPDIR).toBe(outer);
