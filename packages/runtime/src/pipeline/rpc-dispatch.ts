@@ -5,6 +5,8 @@
 // notification gets no answer.
 import type { Context } from 'hono';
 import type { RpcContext, RpcHandler, RpcId, RpcMethodSpec } from '../jsonrpc/rpc-app.js';
+import type { RpcErrorObject } from '../jsonrpc/rpc-error.js';
+import type { WriteStreamOptions } from '../streams/write-stream.js';
 import { isObjectLike } from '../unknown-values.js';
 import { followAbort } from './dispatch.js';
 import { type Answer, envelope, type RpcErrors, rpcResponse } from './rpc-answer.js';
@@ -77,37 +79,43 @@ export function dispatchRpc(
     } catch (error) {
       if (id === undefined) return c.body(null, 204);
       const answer = { id, error: errors.thrown(error, spec.name) };
-      return streamErrors === 'json' ? rpcResponse(answer) : send(only(envelope(answer)));
+      if (streamErrors === 'json') return rpcResponse(answer);
+      return send(only(envelope(answer)), { onError: (e: unknown) => onError(e, spec.name), abort });
     }
     const answerId = id ?? null;
-    async function* envelopes(): AsyncGenerator<unknown> {
-      let next = first;
-      try {
-        while (!next.done) {
-          const invalid = checkResult(spec, next.value);
-          if (invalid) {
-            yield envelope({ id: answerId, error: invalid });
-            return;
-          }
-          yield envelope({ id: answerId, result: next.value });
-          next = await iterator.next();
-        }
-      } catch (error) {
-        yield envelope({ id: answerId, error: errors.thrown(error, spec.name) });
-      } finally {
-        await iterator.return?.();
-      }
-    }
-    return send(envelopes());
+    // Each item's response is written as text, the envelope's around the item's own JSON (the same bytes as
+    // JSON.stringify of the response object), and the writer reads the handler's iterator itself: no wrapper object
+    // and no second async generator per item, which cost the stream about a fifth of its time (bench a2a).
+    const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(answerId)},"result":`;
+    // The error response that ends the stream when an item breaks the method's result schema.
+    let invalid: RpcErrorObject | undefined;
+    const options: WriteStreamOptions = {
+      abort,
+      onError: (error) => onError(error, spec.name),
+      check: (item) => {
+        invalid = checkResult(spec, item);
+        return invalid === undefined ? undefined : 'the agent gave an invalid result';
+      },
+      json: (item) => {
+        const json = JSON.stringify(item);
+        // An item JSON leaves out (undefined) leaves out the member, as in JSON.stringify of the response object.
+        return json === undefined
+          ? JSON.stringify(envelope({ id: answerId, result: item }))
+          : `${prefix}${json}}`;
+      },
+      // Only an invalid item ends the stream with an error response; an item JSON cannot hold ends it with none.
+      endWith: () => (invalid === undefined ? undefined : envelope({ id: answerId, error: invalid })),
+      thrown: (error) => envelope({ id: answerId, error: errors.thrown(error, spec.name) }),
+    };
+    return send(afterFirst(first, iterator), options);
 
-    function send(items: AsyncIterable<unknown>) {
+    function send(items: AsyncIterable<unknown>, options: WriteStreamOptions) {
       // sound: this branch is for streaming methods only (`spec.stream` was checked above).
       const framing = spec.stream as NonNullable<RpcMethodSpec['stream']>;
       const headers = {
         'content-type': framing === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
         'cache-control': 'no-cache',
       };
-      const options = { onError: (error: unknown) => onError(error, spec.name), abort };
       return sendStream(c, { status: 200, headers, items, framing, options }, nodeStreams);
     }
   };
@@ -116,6 +124,30 @@ export function dispatchRpc(
 /** A stream of one item. */
 async function* only(item: unknown): AsyncGenerator<unknown> {
   yield item;
+}
+
+/**
+ * The items of an iterator whose first result was read already: that result, then the iterator's own. Closing it
+ * closes the iterator. A plain object, not a generator: the writer's `next` goes straight to the handler's.
+ */
+function afterFirst(
+  first: IteratorResult<unknown>,
+  iterator: AsyncIterator<unknown>,
+): AsyncIterable<unknown> {
+  let head: IteratorResult<unknown> | undefined = first;
+  const rest: AsyncIterator<unknown> = {
+    next: () => {
+      if (head === undefined) return iterator.next();
+      const result = head;
+      head = undefined;
+      return Promise.resolve(result);
+    },
+    return: async () => {
+      head = undefined;
+      return (await iterator.return?.()) ?? { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => rest };
 }
 
 /** Whether a streaming method's answer can be iterated with `for await`: it has a `Symbol.asyncIterator` method. */

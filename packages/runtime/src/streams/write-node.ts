@@ -3,7 +3,7 @@
 // client going away and the producer's `finally` blocks behave as on the web-stream path (writeStream).
 import { isObjectLike } from '../unknown-values.js';
 import type { StreamFraming } from './read-frames.js';
-import { encodeText, endText, type WriteStreamOptions } from './write-stream.js';
+import { endText, frameText, type WriteStreamOptions } from './write-stream.js';
 
 /** The part of a Node `ServerResponse` (HTTP/1) or `Http2ServerResponse` this writer uses. */
 export interface NodeResponse {
@@ -103,8 +103,11 @@ export async function writeNodeStream(
   outgoing.writeHead(status, headers);
   let index = 0;
   let finished = false;
-  // Why the stream stopped early, when it did for a fault of its own (not the client going away).
+  // Why the stream stopped early, when it did for a fault of its own (not the client going away), and what the source
+  // threw, when that was the fault.
   let endReason: string | undefined;
+  let failure: { error: unknown } | undefined;
+  const json = options.json ?? JSON.stringify;
   // Items the producer has ready are joined and written once (one chunk, one system call) when the current turn of
   // the event loop is over, or as soon as they fill BATCH_BYTES; an item the producer is still working on never holds
   // up the ones before it.
@@ -146,8 +149,9 @@ export async function writeNodeStream(
       try {
         result = await iterator.next();
       } catch (error) {
-        options.onError?.(error);
+        if (!options.thrown) options.onError?.(error);
         endReason = 'the agent failed while streaming';
+        failure = { error };
         break;
       }
       if (result.done) {
@@ -164,7 +168,7 @@ export async function writeNodeStream(
           break;
         }
         // A value JSON cannot hold (a BigInt, a cycle) throws here, and ends the stream as a broken item does.
-        text = encodeText(result.value, framing, options.idOf?.(result.value));
+        text = frameText(json(result.value), framing, options.idOf?.(result.value));
       } catch (error) {
         options.onError?.(error);
         endReason = `stream item ${index + 1} cannot be written as JSON`;
@@ -186,7 +190,8 @@ export async function writeNodeStream(
     if (!finished) await Promise.resolve(iterator.return?.()).catch(() => undefined);
     if (!gone && !outgoing.writableEnded) {
       // What is still batched goes out with the end of the stream, and the protocol's error item, in the same write.
-      const rest = batch + (endReason === undefined ? '' : (endText(options, endReason, framing) ?? ''));
+      const rest =
+        batch + (endReason === undefined ? '' : (endText(options, endReason, framing, failure) ?? ''));
       batch = '';
       if (rest === '') outgoing.end();
       else outgoing.end(rest);

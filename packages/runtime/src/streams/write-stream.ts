@@ -14,7 +14,8 @@ export interface WriteStreamOptions {
   onError?: (error: unknown) => void;
   /**
    * The protocol's error item, sent last when the stream stops early (an item failed its check, or the source threw)
-   * so the client learns that the stream broke rather than seeing it end; without it the stream just ends.
+   * so the client learns that the stream broke rather than seeing it end; without it, or when it gives undefined, the
+   * stream just ends.
    */
   endWith?: (reason: string) => unknown;
   /** Aborted when the reader goes away, so the producer can stop. */
@@ -24,6 +25,17 @@ export interface WriteStreamOptions {
    * Last-Event-ID; undefined for none.
    */
   idOf?: (item: unknown) => unknown;
+  /**
+   * The JSON text of an item as sent (default `JSON.stringify`): a binding that sends each item inside an envelope of
+   * its own builds the envelope's text here, around the item's, with no wrapper object and no second iterable.
+   */
+  json?: (item: unknown) => string;
+  /**
+   * The protocol's error item for a source that threw, sent last in place of `endWith`'s: for a binding whose own
+   * errors are items (a JSON-RPC error response). When given, `onError` is not told of what the source threw: this
+   * hook decides what is a fault.
+   */
+  thrown?: (error: unknown) => unknown;
 }
 
 const encoder = new TextEncoder();
@@ -33,8 +45,12 @@ const encoder = new TextEncoder();
  * that is undefined), or an NDJSON line.
  */
 export function encodeText(item: unknown, framing: StreamFraming, id?: unknown): string {
-  // JSON.stringify never emits a raw newline, so one `data:` line always holds the whole item.
-  const json = JSON.stringify(item);
+  return frameText(JSON.stringify(item), framing, id);
+}
+
+/** The text of one item whose JSON text is `json`, framed as {@link encodeText} frames it. */
+export function frameText(json: string, framing: StreamFraming, id?: unknown): string {
+  // JSON text never holds a raw newline, so one `data:` line always holds the whole item.
   if (framing === 'ndjson') return `${json}\n`;
   if (id === undefined) return `data: ${json}\n\n`;
   // An id with a line break would end the field early; such an id is not sent.
@@ -47,15 +63,30 @@ export function encodeItem(item: unknown, framing: StreamFraming, id?: unknown):
   return encoder.encode(encodeText(item, framing, id));
 }
 
-/** The text of the protocol's error item for a stream stopped early, or undefined when it declares none. */
+/**
+ * The text of the protocol's error item for a stream stopped early, or undefined when it declares none: `thrown`'s
+ * for what the source threw (`failure`), when the options have that hook, else `endWith`'s for `reason`.
+ */
 export function endText(
   options: WriteStreamOptions,
   reason: string,
   framing: StreamFraming,
+  failure?: { error: unknown },
 ): string | undefined {
-  if (!options.endWith) return undefined;
+  const { endWith, thrown } = options;
+  if (failure && thrown) return endItemText(() => thrown(failure.error), options, framing);
+  return endWith ? endItemText(() => endWith(reason), options, framing) : undefined;
+}
+
+/** The text of the error item `make` builds, or undefined when it builds none or throws. */
+function endItemText(
+  make: () => unknown,
+  options: WriteStreamOptions,
+  framing: StreamFraming,
+): string | undefined {
   try {
-    return encodeText(options.endWith(reason), framing);
+    const item = make();
+    return item === undefined ? undefined : encodeText(item, framing);
   } catch (error) {
     // A hook that throws, or gives what JSON cannot hold, still leaves the stream to end.
     options.onError?.(error);
@@ -103,8 +134,8 @@ export function writeStream(
           controller.enqueue(all);
         }
       };
-      const pushEnd = (reason: string) => {
-        const text = endText(options, reason, framing);
+      const pushEnd = (reason: string, failure?: { error: unknown }) => {
+        const text = endText(options, reason, framing, failure);
         if (text === undefined) return;
         const bytes = encoder.encode(text);
         chunks.push(bytes);
@@ -119,8 +150,8 @@ export function writeStream(
         try {
           result = chunks.length === 0 ? await next : await Promise.race([next, idle]);
         } catch (error) {
-          options.onError?.(error);
-          pushEnd('the agent failed while streaming');
+          if (!options.thrown) options.onError?.(error);
+          pushEnd('the agent failed while streaming', { error });
           flush();
           controller.close();
           return;
@@ -143,7 +174,10 @@ export function writeStream(
           return;
         }
         index++;
-        const bytes = encodeItem(result.value, framing, options.idOf?.(result.value));
+        const value = result.value;
+        const bytes = options.json
+          ? encoder.encode(frameText(options.json(value), framing, options.idOf?.(value)))
+          : encodeItem(value, framing, options.idOf?.(value));
         chunks.push(bytes);
         size += bytes.byteLength;
         yielded = true;
