@@ -87,6 +87,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     agent,
   };
   const held = new HeldBytes();
+  const discoveries = new Map<SurfaceOperation, ReadonlyMap<string, readonly string[]> | undefined>();
   const byStreamCheck = binding.streamCheck !== undefined;
   const stats = { exchanges: 0, invalid: 0, items: 0 };
   let checking = 0;
@@ -118,7 +119,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     ) => {
       // The time is for the session file; the checks do not read it.
       const at = options.session ? new Date().toISOString() : '';
-      const full: SessionRecord = { exchange, at, operation, ...r };
+      check({ exchange, at, operation, ...r }, extra, prefix, item);
+    };
+    /** Checks, writes and reports one whole record (`record` without the copy: a stream's items come here). */
+    const check = (full: SessionRecord, extra: readonly ProxyIssue[], prefix: string, item?: number) => {
       options.session?.write(full);
       const found = checker.push(full);
       // A valid message (nearly all of them) costs nothing more.
@@ -126,10 +130,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const checked = found.map(
         (i: SessionIssue): ProxyIssue => ({
           // A stream's end rules are about the whole stream, not a message: their pointers stay as they are.
-          pointer: r.direction === 'end' ? i.pointer : `${prefix}${i.pointer}`,
+          pointer: full.direction === 'end' ? i.pointer : `${prefix}${i.pointer}`,
           message: i.message,
           rule: i.rule,
-          ...(r.direction === 'end' ? {} : got(r.message, i.pointer)),
+          ...(full.direction === 'end' ? {} : got(full.message, i.pointer)),
         }),
       );
       const issues = [...checked, ...extra];
@@ -137,8 +141,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       stats.invalid++;
       options.onReport({
         kind: 'invalid',
-        ...placeOf(exchange, method, path, r.direction, item),
-        ...(r.type ? { type: r.type } : {}),
+        ...placeOf(exchange, method, path, full.direction, item),
+        ...(full.type ? { type: full.type } : {}),
         issues,
       });
     };
@@ -438,13 +442,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
                 '',
                 frame.index,
               );
-            // Each item's record is one plain literal: no spread, no list made, per item.
-            const item: Omit<SessionRecord, 'exchange' | 'at' | 'operation'> = byStreamCheck
-              ? { direction: 'event', stream: true, message: frame.value }
+            // Each item's record is one plain literal, made whole: no spread, no copy, no list made, per item.
+            const at = options.session ? new Date().toISOString() : '';
+            const message = frame.value;
+            const item: SessionRecord = byStreamCheck
+              ? { exchange, at, operation, direction: 'event', stream: true, message }
               : itemType
-                ? { direction: 'event', type: itemType, message: frame.value }
-                : { direction: 'event', message: frame.value };
-            record(item, operation, NO_ISSUES, '', frame.index);
+                ? { exchange, at, operation, direction: 'event', type: itemType, message }
+                : { exchange, at, operation, direction: 'event', message };
+            check(item, NO_ISSUES, '', frame.index);
           },
           (reason) => note('event', reason),
         );
@@ -645,13 +651,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   function discoveryOf(op: SurfaceOperation): ReadonlyMap<string, readonly string[]> | undefined {
     const urls = binding.discoveryUrls;
     if (!urls) return undefined;
+    // Worked out once per operation (the surface's operations are a fixed few), not per request.
+    if (discoveries.has(op)) return discoveries.get(op);
     const found = new Map<string, readonly string[]>();
     for (const contents of Object.values(op.responses))
       for (const c of contents) {
         const pointers = c.typeName ? urls[c.typeName] : undefined;
         if (c.typeName && pointers) found.set(c.typeName, pointers);
       }
-    return found.size > 0 ? found : undefined;
+    discoveries.set(op, found.size > 0 ? found : undefined);
+    return discoveries.get(op);
   }
 }
 

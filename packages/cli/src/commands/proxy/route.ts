@@ -6,20 +6,23 @@ import { compilePathTemplate, type PathTemplate } from '@agentproto/runtime/tran
 
 /** What a request is, as far as the protocol says. */
 export type Route =
-  | { kind: 'operation'; operation: SurfaceOperation }
-  | { kind: 'rpc'; methods: ReadonlyMap<string, SurfaceRpcMethod> }
-  | { kind: 'unknown' };
+  | { readonly kind: 'operation'; readonly operation: SurfaceOperation }
+  | { readonly kind: 'rpc'; readonly methods: ReadonlyMap<string, SurfaceRpcMethod> }
+  | { readonly kind: 'unknown' };
 
-/** Finds the route of each request from the surface's operations and JSON-RPC endpoint. */
+/** Finds the route of each request from the surface's operations and JSON-RPC endpoint (the same object each time). */
 export class Router {
-  private readonly operations: Array<{ operation: SurfaceOperation; template: PathTemplate }> = [];
+  // Each operation's route is made once, here: a request finds its route without making one.
+  private readonly operations: Array<{ operation: SurfaceOperation; template: PathTemplate; route: Route }> =
+    [];
   private readonly rpcPath: string | undefined;
-  private readonly methods: ReadonlyMap<string, SurfaceRpcMethod>;
+  private readonly rpcRoute: Route;
 
   constructor(surface: Surface) {
     for (const operation of surface.operations) {
       try {
-        this.operations.push({ operation, template: compilePathTemplate(operation.path) });
+        const template = compilePathTemplate(operation.path);
+        this.operations.push({ operation, template, route: { kind: 'operation', operation } });
       } catch {
         // A template the matcher cannot read names no request the proxy could tell apart: it stays unmatched.
       }
@@ -32,20 +35,22 @@ export class Router {
         a.template.vars.length - b.template.vars.length ||
         literal(b.operation.path) - literal(a.operation.path),
     );
-    this.methods = new Map((surface.rpc?.methods ?? []).map((m) => [m.name, m]));
+    this.rpcRoute = { kind: 'rpc', methods: new Map((surface.rpc?.methods ?? []).map((m) => [m.name, m])) };
     this.rpcPath = surface.rpc ? (surface.rpc.endpoint ?? '/') : undefined;
   }
 
   /** The route of `method` `path` (the path relative to the agent's root, without its query). */
   route(method: string, path: string): Route {
     if (method === 'POST' && this.rpcPath !== undefined && trimSlash(path) === trimSlash(this.rpcPath))
-      return { kind: 'rpc', methods: this.methods };
-    for (const { operation, template } of this.operations) {
-      if (operation.method === method && template.match(path)) return { kind: 'operation', operation };
+      return this.rpcRoute;
+    for (const { operation, template, route } of this.operations) {
+      if (operation.method === method && template.match(path)) return route;
     }
-    return { kind: 'unknown' };
+    return UNKNOWN;
   }
 }
+
+const UNKNOWN: Route = { kind: 'unknown' };
 
 function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
