@@ -3,7 +3,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { findShapeProblem } from '@agentproto/runtime';
 import { parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/runtime/locate';
 import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord, mapRefs } from '../util/json.js';
@@ -17,6 +16,15 @@ const LOCAL_BASE = 'https://diff.agentproto.invalid/';
 // How deep a schema or example may nest (the document itself is level 1): far beyond any real schema, and well within
 // what the differ's recursive walks and ajv's compiler take without overflowing the stack.
 const MAX_DEPTH = 256;
+
+/**
+ * The runtime's check of a value's depth, loaded when a side is read from files. Only `agentproto diff` reads sides
+ * so; a generator run reads them from loaded versions (sideFromVersion), and the runtime's main entry would bring
+ * its HTTP server and client into that run: about a second of module loading for nothing.
+ */
+async function shapeCheck(): Promise<typeof import('@agentproto/runtime').findShapeProblem> {
+  return (await import('@agentproto/runtime')).findShapeProblem;
+}
 
 /** A problem with a side: a path that is neither a folder of schemas nor a bundle, a file that does not parse. */
 export class SideError extends Error {
@@ -161,7 +169,7 @@ async function parseFile(file: string, shown: string, kind: 'json' | 'yaml'): Pr
       `${shown}: not valid ${kind.toUpperCase()}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const problem = findShapeProblem(parsed.value, MAX_DEPTH);
+  const problem = (await shapeCheck())(parsed.value, MAX_DEPTH);
   if (problem?.kind === 'too-deep')
     throw new SideError(`${shown}: nests too deep: more than ${MAX_DEPTH} levels at ${problem.pointer}`);
   return { file: shown, value: parsed.value, locate: parsed.locate };
@@ -169,6 +177,7 @@ async function parseFile(file: string, shown: string, kind: 'json' | 'yaml'): Pr
 
 async function readExamples(dir: string): Promise<Map<string, unknown[]>> {
   const out = new Map<string, unknown[]>();
+  const findShapeProblem = await shapeCheck();
   for (const typeName of await readdir(dir).catch((): string[] => [])) {
     const files = await readdir(path.join(dir, typeName)).catch((): string[] => []);
     for (const f of files.filter((x) => x.endsWith('.json')).sort()) {

@@ -4,7 +4,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseYamlWithLocator } from '@agentproto/runtime/locate';
 import type { ValidateFunction } from 'ajv';
-import { sharedAjv } from '../ajv.js';
+import { compileKept } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isRecord } from '../util/json.js';
 import { at, holds, type SourceFile, toPosix } from './source-file.js';
@@ -185,7 +185,7 @@ export async function loadManifests(root: string, diagnostics: Diagnostic[]): Pr
   const schemasDir = path.join(root, 'schemas');
   const loaded: LoadedManifest[] = [];
   // A manifest that passes MANIFEST_SCHEMA is a ProtocolManifest: the schema states the interface.
-  validateManifest ??= sharedAjv().compile<ProtocolManifest>(MANIFEST_SCHEMA);
+  validateManifest ??= compileKept<ProtocolManifest>(MANIFEST_SCHEMA);
   for (const folder of await listDirs(schemasDir)) {
     const file = path.join(schemasDir, folder, MANIFEST_FILE);
     if (!(await exists(file))) continue;

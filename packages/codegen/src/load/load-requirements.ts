@@ -6,7 +6,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Requirement } from '@agentproto/runtime/contract';
 import type { ValidateFunction } from 'ajv';
-import { sharedAjv } from '../ajv.js';
+import { compileKept } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { at, holds, readSource, type SourceFile } from './source-file.js';
 
@@ -69,7 +69,7 @@ export async function readRequirements(
   const source = await readSource(root, file, 'yaml', diagnostics);
   if (!source) return undefined;
   // A file that passes REQUIREMENTS_SCHEMA is a RequirementsFile: the schema states the interface.
-  validate ??= sharedAjv().compile<RequirementsFile>(REQUIREMENTS_SCHEMA);
+  validate ??= compileKept<RequirementsFile>(REQUIREMENTS_SCHEMA);
   if (!holds(source, validate)) {
     for (const e of validate.errors ?? [])
       diagnostics.push({

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { TranslationTable } from '@agentproto/runtime/translate';
 import type { ValidateFunction } from 'ajv';
-import { sharedAjv } from '../ajv.js';
+import { compileKept } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { LoadedManifest } from './load-manifests.js';
 import { at, holds, readSource, type SourceFile } from './source-file.js';
@@ -146,7 +146,7 @@ export async function loadTranslations(
   diagnostics: Diagnostic[],
 ): Promise<LoadedTranslation[]> {
   // A file that passes TRANSLATION_SCHEMA is a WrittenTranslation: the schema states the interface.
-  validateShape ??= sharedAjv().compile<WrittenTranslation>(TRANSLATION_SCHEMA);
+  validateShape ??= compileKept<WrittenTranslation>(TRANSLATION_SCHEMA);
   const loaded: LoadedTranslation[] = [];
   for (const { manifest } of manifests)
     for (const name of manifest.translations ?? []) {
