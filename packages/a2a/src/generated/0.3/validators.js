@@ -1862,7 +1862,7 @@ validate20.errors = vErrors;
 return errors === 0;
 }
 
-export const A2ARequest = fastFirst(fast49, validate21);
+export const A2ARequest = fastFirst(fast50, validate21);
 const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/A2ARequest.schema.json","title":"A2ARequest","description":"Every request of A2A 0.3's JSON-RPC dialect, chosen by its `method`.","type":"object","required":["method"],"properties":{"method":{"description":"The method.","type":"string"}},"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"SendMessageRequest.schema.json"},{"$ref":"SendStreamingMessageRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"SetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetTaskPushNotificationConfigRequest.schema.json"},{"$ref":"TaskResubscriptionRequest.schema.json"},{"$ref":"ListTaskPushNotificationConfigRequest.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigRequest.schema.json"},{"$ref":"GetAuthenticatedExtendedCardRequest.schema.json"}]};
 const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardRequest.schema.json","title":"GetAuthenticatedExtendedCardRequest","description":"The JSON-RPC request of `agent/getAuthenticatedExtendedCard`. It takes no params.","type":"object","required":["jsonrpc","id","method"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `agent/getAuthenticatedExtendedCard`.","type":"string","const":"agent/getAuthenticatedExtendedCard"}}};
 const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The JSON-RPC request of `message/send`.","type":"object","required":["jsonrpc","id","method","params"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose for the call, echoed in the answer: a string or an integer (0.3 never sends null here).","anyOf":[{"type":"string"},{"type":"integer"}]},"method":{"description":"Always `message/send`.","type":"string","const":"message/send"},"params":{"description":"The message to send, and how to handle it.","$ref":"MessageSendParams.schema.json"}}};
@@ -5272,7 +5272,7 @@ validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const APIKeySecurityScheme = fastFirst(fast181, validate56);
+export const APIKeySecurityScheme = fastFirst(fast183, validate56);
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/APIKeySecurityScheme.schema.json","title":"APIKeySecurityScheme","description":"Authentication with an API key sent in a header, a query parameter or a cookie.","type":"object","required":["type","in","name"],"properties":{"type":{"description":"Always `apiKey`.","type":"string","const":"apiKey"},"description":{"description":"What the scheme is for, for people.","type":"string"},"in":{"description":"Where the key goes.","type":"string","enum":["cookie","header","query"]},"name":{"description":"The name of the header, query parameter or cookie.","type":"string"}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5395,7 +5395,7 @@ validate56.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentCapabilities = fastFirst(fast186, validate57);
+export const AgentCapabilities = fastFirst(fast188, validate57);
 const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCapabilities.schema.json","title":"AgentCapabilities","description":"The optional protocol features an agent supports; each is off when absent.","type":"object","properties":{"streaming":{"description":"True when the agent serves `message/stream` and `tasks/resubscribe` (Server-Sent Events).","type":"boolean"},"pushNotifications":{"description":"True when the agent can call a webhook with task updates (`tasks/pushNotificationConfig/*`).","type":"boolean"},"stateTransitionHistory":{"description":"True when the agent keeps the history of state changes of its tasks.","type":"boolean"},"extensions":{"description":"Protocol extensions the agent supports.","type":"array","items":{"$ref":"AgentExtension.schema.json"}}}};
 const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentExtension.schema.json","title":"AgentExtension","description":"A protocol extension an agent supports, named by its URI.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string"},"description":{"description":"How this agent uses the extension.","type":"string"},"required":{"description":"True when a client must understand the extension to talk to this agent.","type":"boolean"},"params":{"description":"Settings of the extension, as the extension defines them.","type":"object"}}};
 
@@ -5545,7 +5545,7 @@ validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentCard = fastFirst(fast197, validate58);
+export const AgentCard = fastFirst(fast199, validate58);
 const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json","title":"AgentCard","description":"What an A2A 0.3 agent publishes about itself at `/.well-known/agent-card.json`: who it is, its main URL and transport, other interfaces, capabilities, skills and how to authenticate.","type":"object","required":["name","description","url","version","protocolVersion","capabilities","defaultInputModes","defaultOutputModes","skills"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string","default":"0.3.0"},"name":{"description":"The agent's name, for people.","type":"string"},"description":{"description":"What the agent does, for people and for other agents.","type":"string"},"url":{"description":"The main endpoint. It serves the transport `preferredTransport` names.","type":"string"},"preferredTransport":{"description":"The transport served at `url`: `JSONRPC` (the default), `GRPC`, `HTTP+JSON`, or an extension's name.","type":"string","default":"JSONRPC"},"additionalInterfaces":{"description":"Other URL and transport pairs the agent serves, ideally the main one included.","type":"array","items":{"$ref":"AgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent.","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"AgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's); its format is the provider's choice.","type":"string"},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional protocol features it supports.","$ref":"AgentCapabilities.schema.json"},"securitySchemes":{"description":"The ways to authenticate, by scheme name (as OpenAPI 3.0 security schemes).","type":"object","additionalProperties":{"$ref":"SecurityScheme.schema.json"}},"security":{"description":"Which schemes a client must use: any one entry of the list, with every scheme that entry names (as OpenAPI 3.0 security requirements). Each scheme maps to the scopes it needs.","type":"array","items":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string"}}}},"defaultInputModes":{"description":"Media types the agent accepts, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"AgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"True when an authenticated client can read a fuller card with `agent/getAuthenticatedExtendedCard`; false when absent.","type":"boolean"},"signatures":{"description":"JSON Web Signatures over the card.","type":"array","items":{"$ref":"AgentCardSignature.schema.json"}}}};
 const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentInterface.schema.json","title":"AgentInterface","description":"A URL and the transport served there.","type":"object","required":["url","transport"],"properties":{"url":{"description":"The endpoint (an absolute HTTPS URL in production).","type":"string"},"transport":{"description":"The transport served at `url`: `JSONRPC`, `GRPC`, `HTTP+JSON` (the core values, see TransportProtocol) or an extension's name.","type":"string"}}};
 const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/AgentProvider.schema.json","title":"AgentProvider","description":"The organization that runs an agent.","type":"object","required":["organization","url"],"properties":{"organization":{"description":"The organization's name.","type":"string"},"url":{"description":"The organization's website or documentation.","type":"string"}}};
@@ -7322,7 +7322,7 @@ validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentCardSignature = fastFirst(fast293, validate66);
+export const AgentCardSignature = fastFirst(fast295, validate66);
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentCardSignature.schema.json" */;
@@ -7401,7 +7401,7 @@ validate66.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentExtension = fastFirst(fast192, validate67);
+export const AgentExtension = fastFirst(fast194, validate67);
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentExtension.schema.json" */;
@@ -7482,7 +7482,7 @@ validate67.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentInterface = fastFirst(fast205, validate68);
+export const AgentInterface = fastFirst(fast207, validate68);
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentInterface.schema.json" */;
@@ -7548,7 +7548,7 @@ validate68.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentProvider = fastFirst(fast210, validate69);
+export const AgentProvider = fastFirst(fast212, validate69);
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentProvider.schema.json" */;
@@ -7614,7 +7614,7 @@ validate69.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentSkill = fastFirst(fast274, validate70);
+export const AgentSkill = fastFirst(fast276, validate70);
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AgentSkill.schema.json" */;
@@ -7883,7 +7883,7 @@ validate70.errors = vErrors;
 return errors === 0;
 }
 
-export const Artifact = fastFirst(fast297, validate71);
+export const Artifact = fastFirst(fast299, validate71);
 const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Artifact.schema.json","title":"Artifact","description":"Something a task produced, such as a document or a data set, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string"},"name":{"description":"A name for people.","type":"string"},"description":{"description":"A description for people.","type":"string"},"parts":{"description":"The content, in order.","type":"array","items":{"$ref":"Part.schema.json"}},"extensions":{"description":"URIs of the extensions that apply to the artifact.","type":"array","items":{"type":"string"}},"metadata":{"description":"Extra data about the artifact, keyed by extension.","type":"object"}}};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -8102,7 +8102,7 @@ validate73.errors = vErrors;
 return errors === 0;
 }
 
-export const AuthorizationCodeOAuthFlow = fastFirst(fast231, validate74);
+export const AuthorizationCodeOAuthFlow = fastFirst(fast233, validate74);
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/AuthorizationCodeOAuthFlow.schema.json" */;
@@ -8217,9 +8217,9 @@ validate74.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelTaskRequest = fastFirst(fast129, validate38);
+export const CancelTaskRequest = fastFirst(fast131, validate38);
 
-export const CancelTaskResponse = fastFirst(fast306, validate75);
+export const CancelTaskResponse = fastFirst(fast308, validate75);
 const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskResponse.schema.json","title":"CancelTaskResponse","description":"The answer to `tasks/cancel`: a CancelTaskSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"CancelTaskSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/CancelTaskSuccessResponse.schema.json","title":"CancelTaskSuccessResponse","description":"A successful answer to `tasks/cancel`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task, in its state after the cancel.","$ref":"Task.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/Task.schema.json","title":"Task","description":"The unit of work an agent does for a client, tagged `kind: \"task\"`: its id, context, current status, artifacts and messages.","type":"object","required":["kind","id","contextId","status"],"properties":{"kind":{"description":"Always `task`.","type":"string","const":"task"},"id":{"description":"Id of the task, made by the agent.","type":"string"},"contextId":{"description":"Id of the context (conversation) the task belongs to, made by the agent.","type":"string"},"status":{"description":"The current status.","$ref":"TaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"Artifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"Message.schema.json"}},"metadata":{"description":"Extra data about the task, keyed by extension.","type":"object"}}};
@@ -8960,9 +8960,9 @@ validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelTaskSuccessResponse = fastFirst(fast307, validate76);
+export const CancelTaskSuccessResponse = fastFirst(fast309, validate76);
 
-export const ClientCredentialsOAuthFlow = fastFirst(fast238, validate89);
+export const ClientCredentialsOAuthFlow = fastFirst(fast240, validate89);
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ClientCredentialsOAuthFlow.schema.json" */;
@@ -9132,7 +9132,7 @@ validate90.errors = vErrors;
 return errors === 0;
 }
 
-export const DataPart = fastFirst(fast86, validate91);
+export const DataPart = fastFirst(fast88, validate91);
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DataPart.schema.json" */;
@@ -9223,7 +9223,7 @@ validate91.errors = vErrors;
 return errors === 0;
 }
 
-export const DeleteTaskPushNotificationConfigParams = fastFirst(fast172, validate92);
+export const DeleteTaskPushNotificationConfigParams = fastFirst(fast174, validate92);
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigParams.schema.json" */;
@@ -9302,9 +9302,9 @@ validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast167, validate46);
+export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast169, validate46);
 
-export const DeleteTaskPushNotificationConfigResponse = fastFirst(fast338, validate93);
+export const DeleteTaskPushNotificationConfigResponse = fastFirst(fast341, validate93);
 const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigResponse.schema.json","title":"DeleteTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/delete`: a DeleteTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigSuccessResponse.schema.json","title":"DeleteTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/delete`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"Always null.","type":"null"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
@@ -9729,7 +9729,7 @@ validate93.errors = vErrors;
 return errors === 0;
 }
 
-export const DeleteTaskPushNotificationConfigSuccessResponse = fastFirst(fast339, validate96);
+export const DeleteTaskPushNotificationConfigSuccessResponse = fastFirst(fast342, validate96);
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/DeleteTaskPushNotificationConfigSuccessResponse.schema.json" */;
@@ -9913,7 +9913,7 @@ validate96.errors = vErrors;
 return errors === 0;
 }
 
-export const FileBase = fastFirst(fast345, validate97);
+export const FileBase = fastFirst(fast349, validate97);
 const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/FileBase.schema.json","title":"FileBase","description":"The fields every file may carry. FileWithBytes and FileWithUri restate them; nothing refers to this type.","type":"object","properties":{"name":{"description":"A file name, such as `report.pdf`.","type":"string"},"mimeType":{"description":"The media type, such as `application/pdf`.","type":"string"}}};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9960,9 +9960,9 @@ validate97.errors = vErrors;
 return errors === 0;
 }
 
-export const FilePart = fastFirst(fast70, validate26);
+export const FilePart = fastFirst(fast71, validate26);
 
-export const FileWithBytes = fastFirst(fast73, validate98);
+export const FileWithBytes = fastFirst(fast74, validate98);
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileWithBytes.schema.json" */;
@@ -10067,7 +10067,7 @@ validate98.errors = vErrors;
 return errors === 0;
 }
 
-export const FileWithUri = fastFirst(fast79, validate99);
+export const FileWithUri = fastFirst(fast80, validate99);
 
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/FileWithUri.schema.json" */;
@@ -10172,7 +10172,7 @@ validate99.errors = vErrors;
 return errors === 0;
 }
 
-export const GetAuthenticatedExtendedCardRequest = fastFirst(fast176, validate100);
+export const GetAuthenticatedExtendedCardRequest = fastFirst(fast178, validate100);
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardRequest.schema.json" */;
@@ -10315,7 +10315,7 @@ validate100.errors = vErrors;
 return errors === 0;
 }
 
-export const GetAuthenticatedExtendedCardResponse = fastFirst(fast348, validate101);
+export const GetAuthenticatedExtendedCardResponse = fastFirst(fast352, validate101);
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardResponse.schema.json","title":"GetAuthenticatedExtendedCardResponse","description":"The answer to `agent/getAuthenticatedExtendedCard`: a GetAuthenticatedExtendedCardSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetAuthenticatedExtendedCardSuccessResponse.schema.json","title":"GetAuthenticatedExtendedCardSuccessResponse","description":"A successful answer to `agent/getAuthenticatedExtendedCard`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The extended agent card.","$ref":"AgentCard.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
@@ -10577,9 +10577,9 @@ validate101.errors = vErrors;
 return errors === 0;
 }
 
-export const GetAuthenticatedExtendedCardSuccessResponse = fastFirst(fast349, validate102);
+export const GetAuthenticatedExtendedCardSuccessResponse = fastFirst(fast353, validate102);
 
-export const GetTaskPushNotificationConfigParams = fastFirst(fast150, validate108);
+export const GetTaskPushNotificationConfigParams = fastFirst(fast152, validate108);
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigParams.schema.json" */;
@@ -10648,9 +10648,9 @@ validate108.errors = vErrors;
 return errors === 0;
 }
 
-export const GetTaskPushNotificationConfigRequest = fastFirst(fast145, validate43);
+export const GetTaskPushNotificationConfigRequest = fastFirst(fast147, validate43);
 
-export const GetTaskPushNotificationConfigResponse = fastFirst(fast355, validate109);
+export const GetTaskPushNotificationConfigResponse = fastFirst(fast360, validate109);
 const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigResponse.schema.json","title":"GetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/get`: a GetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskPushNotificationConfigSuccessResponse.schema.json","title":"GetTaskPushNotificationConfigSuccessResponse","description":"A successful answer to `tasks/pushNotificationConfig/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The configuration.","$ref":"TaskPushNotificationConfig.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
@@ -10912,11 +10912,11 @@ validate109.errors = vErrors;
 return errors === 0;
 }
 
-export const GetTaskPushNotificationConfigSuccessResponse = fastFirst(fast356, validate110);
+export const GetTaskPushNotificationConfigSuccessResponse = fastFirst(fast361, validate110);
 
-export const GetTaskRequest = fastFirst(fast120, validate37);
+export const GetTaskRequest = fastFirst(fast122, validate37);
 
-export const GetTaskResponse = fastFirst(fast362, validate116);
+export const GetTaskResponse = fastFirst(fast368, validate116);
 const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskResponse.schema.json","title":"GetTaskResponse","description":"The answer to `tasks/get`: a GetTaskSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/GetTaskSuccessResponse.schema.json","title":"GetTaskSuccessResponse","description":"A successful answer to `tasks/get`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task.","$ref":"Task.schema.json"}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
@@ -11178,9 +11178,9 @@ validate116.errors = vErrors;
 return errors === 0;
 }
 
-export const GetTaskSuccessResponse = fastFirst(fast363, validate117);
+export const GetTaskSuccessResponse = fastFirst(fast369, validate117);
 
-export const HTTPAuthSecurityScheme = fastFirst(fast220, validate123);
+export const HTTPAuthSecurityScheme = fastFirst(fast222, validate123);
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/HTTPAuthSecurityScheme.schema.json" */;
@@ -11281,7 +11281,7 @@ validate123.errors = vErrors;
 return errors === 0;
 }
 
-export const ImplicitOAuthFlow = fastFirst(fast244, validate124);
+export const ImplicitOAuthFlow = fastFirst(fast246, validate124);
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ImplicitOAuthFlow.schema.json" */;
@@ -11759,7 +11759,7 @@ validate129.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCError = fastFirst(fast332, validate130);
+export const JSONRPCError = fastFirst(fast334, validate130);
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/JSONRPCError.schema.json" */;
@@ -11826,9 +11826,9 @@ validate130.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCErrorResponse = fastFirst(fast328, validate85);
+export const JSONRPCErrorResponse = fastFirst(fast330, validate85);
 
-export const JSONRPCMessage = fastFirst(fast369, validate131);
+export const JSONRPCMessage = fastFirst(fast376, validate131);
 const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCMessage.schema.json","title":"JSONRPCMessage","description":"What every JSON-RPC 2.0 object of A2A has: the version and, usually, an id.","type":"object","required":["jsonrpc"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11944,7 +11944,7 @@ validate131.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCRequest = fastFirst(fast372, validate132);
+export const JSONRPCRequest = fastFirst(fast379, validate132);
 const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCRequest.schema.json","title":"JSONRPCRequest","description":"A JSON-RPC 2.0 request: a method and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id the client chose: a string, an integer or null.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"method":{"description":"The method, as `message/send`.","type":"string"},"params":{"description":"The params, by name (A2A never sends them by position).","type":"object"}}};
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -12095,7 +12095,7 @@ validate132.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCResponse = fastFirst(fast377, validate133);
+export const JSONRPCResponse = fastFirst(fast384, validate133);
 const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCResponse.schema.json","title":"JSONRPCResponse","description":"Any answer of A2A 0.3's JSON-RPC dialect: a method's success or an error. Which method it answers is known from the request (several methods return a Task), so this union is not exclusive.","anyOf":[{"$ref":"JSONRPCErrorResponse.schema.json"},{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"GetTaskSuccessResponse.schema.json"},{"$ref":"CancelTaskSuccessResponse.schema.json"},{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"DeleteTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"GetAuthenticatedExtendedCardSuccessResponse.schema.json"}]};
 const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageSuccessResponse.schema.json","title":"SendMessageSuccessResponse","description":"A successful answer to `message/send`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The task the message started or continued, or a message that answers it directly.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
@@ -13561,7 +13561,7 @@ validate133.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCSuccessResponse = fastFirst(fast422, validate159);
+export const JSONRPCSuccessResponse = fastFirst(fast429, validate159);
 const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/JSONRPCSuccessResponse.schema.json","title":"JSONRPCSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded: a `result`, never an `error`.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"description":"The JSON-RPC version: always \"2.0\".","const":"2.0"},"id":{"description":"The id of the call this answers; null when the call's id could not be read.","anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"result":{"description":"The result; its shape depends on the method."}},"not":{"description":"A success has no `error`.","required":["error"],"properties":{"error":{}}}};
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -13734,7 +13734,7 @@ validate159.errors = vErrors;
 return errors === 0;
 }
 
-export const ListTaskPushNotificationConfigParams = fastFirst(fast164, validate160);
+export const ListTaskPushNotificationConfigParams = fastFirst(fast166, validate160);
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigParams.schema.json" */;
@@ -13791,9 +13791,9 @@ validate160.errors = vErrors;
 return errors === 0;
 }
 
-export const ListTaskPushNotificationConfigRequest = fastFirst(fast159, validate45);
+export const ListTaskPushNotificationConfigRequest = fastFirst(fast161, validate45);
 
-export const ListTaskPushNotificationConfigResponse = fastFirst(fast428, validate161);
+export const ListTaskPushNotificationConfigResponse = fastFirst(fast435, validate161);
 const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ListTaskPushNotificationConfigResponse.schema.json","title":"ListTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/list`: a ListTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"ListTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
 function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -13877,13 +13877,13 @@ validate161.errors = vErrors;
 return errors === 0;
 }
 
-export const ListTaskPushNotificationConfigSuccessResponse = fastFirst(fast415, validate155);
+export const ListTaskPushNotificationConfigSuccessResponse = fastFirst(fast422, validate155);
 
-export const Message = fastFirst(fast58, validate24);
+export const Message = fastFirst(fast59, validate24);
 
-export const MessageSendConfiguration = fastFirst(fast99, validate30);
+export const MessageSendConfiguration = fastFirst(fast101, validate30);
 
-export const MessageSendParams = fastFirst(fast56, validate23);
+export const MessageSendParams = fastFirst(fast57, validate23);
 
 export const MethodNotFoundError = fastFirst(fast9, validate166);
 
@@ -13962,7 +13962,7 @@ validate166.errors = vErrors;
 return errors === 0;
 }
 
-export const MutualTLSSecurityScheme = fastFirst(fast260, validate167);
+export const MutualTLSSecurityScheme = fastFirst(fast262, validate167);
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/MutualTLSSecurityScheme.schema.json" */;
@@ -14029,11 +14029,11 @@ validate167.errors = vErrors;
 return errors === 0;
 }
 
-export const OAuth2SecurityScheme = fastFirst(fast225, validate61);
+export const OAuth2SecurityScheme = fastFirst(fast227, validate61);
 
-export const OAuthFlows = fastFirst(fast229, validate62);
+export const OAuthFlows = fastFirst(fast231, validate62);
 
-export const OpenIdConnectSecurityScheme = fastFirst(fast256, validate168);
+export const OpenIdConnectSecurityScheme = fastFirst(fast258, validate168);
 
 function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/OpenIdConnectSecurityScheme.schema.json" */;
@@ -14122,9 +14122,9 @@ validate168.errors = vErrors;
 return errors === 0;
 }
 
-export const Part = fastFirst(fast64, validate25);
+export const Part = fastFirst(fast65, validate25);
 
-export const PartBase = fastFirst(fast429, validate169);
+export const PartBase = fastFirst(fast437, validate169);
 const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/PartBase.schema.json","title":"PartBase","description":"The field every part may carry. Each part type restates it; nothing refers to this type.","type":"object","properties":{"metadata":{"description":"Extra data about the part.","type":"object"}}};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -14160,7 +14160,7 @@ validate169.errors = vErrors;
 return errors === 0;
 }
 
-export const PasswordOAuthFlow = fastFirst(fast250, validate170);
+export const PasswordOAuthFlow = fastFirst(fast252, validate170);
 
 function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PasswordOAuthFlow.schema.json" */;
@@ -14253,7 +14253,7 @@ validate170.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAPIKeySecurityScheme = fastFirst(fast431, validate171);
+export const ProtoAPIKeySecurityScheme = fastFirst(fast439, validate171);
 const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAPIKeySecurityScheme.schema.json","title":"ProtoAPIKeySecurityScheme","description":"An API key sent in a header, query parameter or cookie. The field is `location` (the JSON-RPC card says `in`).","type":"object","required":["location","name"],"properties":{"description":{"description":"What the scheme is for.","type":"string"},"location":{"description":"Where the key goes: `query`, `header` or `cookie`.","type":"string","minLength":1},"name":{"description":"The name of the header, parameter or cookie.","type":"string","minLength":1}}};
 const func1 = (runtime0.default ?? runtime0);
 
@@ -14297,6 +14297,7 @@ errors++;
 if(data.location !== undefined){
 let data1 = data.location;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14306,6 +14307,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -14322,6 +14324,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14331,6 +14334,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -14359,7 +14363,7 @@ validate171.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAgentCapabilities = fastFirst(fast435, validate172);
+export const ProtoAgentCapabilities = fastFirst(fast443, validate172);
 const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCapabilities.schema.json","title":"ProtoAgentCapabilities","description":"The optional features an agent supports. Features left out are not supported.","type":"object","properties":{"streaming":{"description":"Whether the agent streams (`message:stream`, `:subscribe`).","type":"boolean"},"pushNotifications":{"description":"Whether the agent calls webhooks with task updates.","type":"boolean"},"extensions":{"description":"The extensions the agent supports.","type":"array","items":{"$ref":"ProtoAgentExtension.schema.json"}}}};
 const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json","title":"ProtoAgentExtension","description":"An extension of the protocol the agent supports.","type":"object","required":["uri"],"properties":{"uri":{"description":"The URI that names the extension.","type":"string","minLength":1},"description":{"description":"How the agent uses it.","type":"string"},"required":{"description":"Whether clients must support it to talk to the agent.","type":"boolean"},"params":{"description":"Settings of the extension, free-form.","type":"object"}}};
 
@@ -14412,6 +14416,7 @@ errors++;
 if(data3.uri !== undefined){
 let data4 = data3.uri;
 if(typeof data4 === "string"){
+if(data4.length < 2){
 if(func1(data4) < 1){
 const err3 = {instancePath:instancePath+"/extensions/" + i0+"/uri",schemaPath:"ProtoAgentExtension.schema.json/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14421,6 +14426,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -14510,7 +14516,7 @@ validate172.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAgentCard = fastFirst(fast445, validate173);
+export const ProtoAgentCard = fastFirst(fast453, validate173);
 const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json","title":"ProtoAgentCard","description":"The agent card as the proto writes it, the answer of `GET /v1/card` (the card an authenticated client may see). It differs from the JSON-RPC `AgentCard` in its security schemes (one member per kind, no `type`) and security requirements (`{\"schemes\": {name: {\"list\": [...]}}}`); lists that are empty are left out.","type":"object","required":["name","description","url","version","capabilities"],"properties":{"protocolVersion":{"description":"The A2A version the agent speaks, such as `0.3.0`.","type":"string"},"name":{"description":"The agent's name.","type":"string","minLength":1},"description":{"description":"What the agent does.","type":"string","minLength":1},"url":{"description":"The URL of the preferred endpoint.","type":"string","minLength":1},"preferredTransport":{"description":"The transport of `url`: `JSONRPC`, `GRPC` or `HTTP+JSON` (JSON-RPC when absent).","type":"string"},"additionalInterfaces":{"description":"Other endpoints and their transports.","type":"array","items":{"$ref":"ProtoAgentInterface.schema.json"}},"iconUrl":{"description":"An icon for the agent (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"string"},"provider":{"description":"Who runs the agent.","$ref":"ProtoAgentProvider.schema.json"},"version":{"description":"The agent's own version (not the protocol's).","type":"string","minLength":1},"documentationUrl":{"description":"Documentation of the agent.","type":"string"},"capabilities":{"description":"The optional features it supports.","$ref":"ProtoAgentCapabilities.schema.json"},"securitySchemes":{"description":"The authentication schemes, by name.","type":"object","additionalProperties":{"$ref":"ProtoSecurityScheme.schema.json"}},"security":{"description":"Alternatives of schemes a call must satisfy: any one entry, all schemes within it.","type":"array","items":{"$ref":"ProtoSecurity.schema.json"}},"defaultInputModes":{"description":"Media types the agent takes, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"defaultOutputModes":{"description":"Media types the agent produces, unless a skill says otherwise.","type":"array","items":{"type":"string"}},"skills":{"description":"What the agent can do.","type":"array","items":{"$ref":"ProtoAgentSkill.schema.json"}},"supportsAuthenticatedExtendedCard":{"description":"Whether `GET /v1/card` gives authenticated clients a fuller card.","type":"boolean"},"signatures":{"description":"JSON Web Signatures of the card.","type":"array","items":{"$ref":"ProtoAgentCardSignature.schema.json"}}}};
 const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json","title":"ProtoAgentInterface","description":"Another endpoint of the agent and the transport it speaks there.","type":"object","required":["url","transport"],"properties":{"url":{"description":"The URL of the endpoint.","type":"string","minLength":1},"transport":{"description":"The transport: `JSONRPC`, `GRPC`, `HTTP+JSON` or another name.","type":"string","minLength":1}}};
 const schema172 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json","title":"ProtoAgentProvider","description":"The organization that runs the agent.","type":"object","required":["organization"],"properties":{"url":{"description":"The provider's website.","type":"string"},"organization":{"description":"The provider's name.","type":"string","minLength":1}}};
@@ -14594,6 +14600,7 @@ errors++;
 if(data0.authorizationUrl !== undefined){
 let data1 = data0.authorizationUrl;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14603,6 +14610,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -14619,6 +14627,7 @@ errors++;
 if(data0.tokenUrl !== undefined){
 let data2 = data0.tokenUrl;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err6 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14628,6 +14637,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
+}
 }
 }
 else {
@@ -14722,6 +14732,7 @@ errors++;
 if(data6.tokenUrl !== undefined){
 let data7 = data6.tokenUrl;
 if(typeof data7 === "string"){
+if(data7.length < 2){
 if(func1(data7) < 1){
 const err14 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14731,6 +14742,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
+}
 }
 }
 else {
@@ -14825,6 +14837,7 @@ errors++;
 if(data11.authorizationUrl !== undefined){
 let data12 = data11.authorizationUrl;
 if(typeof data12 === "string"){
+if(data12.length < 2){
 if(func1(data12) < 1){
 const err22 = {instancePath:instancePath+"/implicit/authorizationUrl",schemaPath:"ProtoImplicitOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14834,6 +14847,7 @@ else {
 vErrors.push(err22);
 }
 errors++;
+}
 }
 }
 else {
@@ -14928,6 +14942,7 @@ errors++;
 if(data16.tokenUrl !== undefined){
 let data17 = data16.tokenUrl;
 if(typeof data17 === "string"){
+if(data17.length < 2){
 if(func1(data17) < 1){
 const err30 = {instancePath:instancePath+"/password/tokenUrl",schemaPath:"ProtoPasswordOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -14937,6 +14952,7 @@ else {
 vErrors.push(err30);
 }
 errors++;
+}
 }
 }
 else {
@@ -15044,6 +15060,7 @@ errors++;
 if(data21.authorizationUrl !== undefined){
 let data22 = data21.authorizationUrl;
 if(typeof data22 === "string"){
+if(data22.length < 2){
 if(func1(data22) < 1){
 const err39 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15053,6 +15070,7 @@ else {
 vErrors.push(err39);
 }
 errors++;
+}
 }
 }
 else {
@@ -15069,6 +15087,7 @@ errors++;
 if(data21.tokenUrl !== undefined){
 let data23 = data21.tokenUrl;
 if(typeof data23 === "string"){
+if(data23.length < 2){
 if(func1(data23) < 1){
 const err41 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"ProtoAuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15078,6 +15097,7 @@ else {
 vErrors.push(err41);
 }
 errors++;
+}
 }
 }
 else {
@@ -15176,6 +15196,7 @@ errors++;
 if(data27.tokenUrl !== undefined){
 let data28 = data27.tokenUrl;
 if(typeof data28 === "string"){
+if(data28.length < 2){
 if(func1(data28) < 1){
 const err49 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ProtoClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15185,6 +15206,7 @@ else {
 vErrors.push(err49);
 }
 errors++;
+}
 }
 }
 else {
@@ -15288,6 +15310,7 @@ errors++;
 if(data32.authorizationUrl !== undefined){
 let data33 = data32.authorizationUrl;
 if(typeof data33 === "string"){
+if(data33.length < 2){
 if(func1(data33) < 1){
 const err57 = {instancePath:instancePath+"/implicit/authorizationUrl",schemaPath:"ProtoImplicitOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15297,6 +15320,7 @@ else {
 vErrors.push(err57);
 }
 errors++;
+}
 }
 }
 else {
@@ -15400,6 +15424,7 @@ errors++;
 if(data37.tokenUrl !== undefined){
 let data38 = data37.tokenUrl;
 if(typeof data38 === "string"){
+if(data38.length < 2){
 if(func1(data38) < 1){
 const err65 = {instancePath:instancePath+"/password/tokenUrl",schemaPath:"ProtoPasswordOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15409,6 +15434,7 @@ else {
 vErrors.push(err65);
 }
 errors++;
+}
 }
 }
 else {
@@ -15658,6 +15684,7 @@ errors++;
 if(data0.location !== undefined){
 let data2 = data0.location;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15667,6 +15694,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -15683,6 +15711,7 @@ errors++;
 if(data0.name !== undefined){
 let data3 = data0.name;
 if(typeof data3 === "string"){
+if(data3.length < 2){
 if(func1(data3) < 1){
 const err7 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15692,6 +15721,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
+}
 }
 }
 else {
@@ -15759,6 +15789,7 @@ errors++;
 if(data4.scheme !== undefined){
 let data6 = data4.scheme;
 if(typeof data6 === "string"){
+if(data6.length < 2){
 if(func1(data6) < 1){
 const err13 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15768,6 +15799,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
+}
 }
 }
 else {
@@ -15867,6 +15899,7 @@ errors++;
 if(data9.openIdConnectUrl !== undefined){
 let data11 = data9.openIdConnectUrl;
 if(typeof data11 === "string"){
+if(data11.length < 2){
 if(func1(data11) < 1){
 const err21 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"ProtoOpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -15876,6 +15909,7 @@ else {
 vErrors.push(err21);
 }
 errors++;
+}
 }
 }
 else {
@@ -15997,6 +16031,7 @@ errors++;
 if(data14.location !== undefined){
 let data16 = data14.location;
 if(typeof data16 === "string"){
+if(data16.length < 2){
 if(func1(data16) < 1){
 const err31 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16006,6 +16041,7 @@ else {
 vErrors.push(err31);
 }
 errors++;
+}
 }
 }
 else {
@@ -16022,6 +16058,7 @@ errors++;
 if(data14.name !== undefined){
 let data17 = data14.name;
 if(typeof data17 === "string"){
+if(data17.length < 2){
 if(func1(data17) < 1){
 const err33 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"ProtoAPIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16031,6 +16068,7 @@ else {
 vErrors.push(err33);
 }
 errors++;
+}
 }
 }
 else {
@@ -16102,6 +16140,7 @@ errors++;
 if(data18.scheme !== undefined){
 let data20 = data18.scheme;
 if(typeof data20 === "string"){
+if(data20.length < 2){
 if(func1(data20) < 1){
 const err39 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"ProtoHTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16111,6 +16150,7 @@ else {
 vErrors.push(err39);
 }
 errors++;
+}
 }
 }
 else {
@@ -16228,6 +16268,7 @@ errors++;
 if(data23.openIdConnectUrl !== undefined){
 let data25 = data23.openIdConnectUrl;
 if(typeof data25 === "string"){
+if(data25.length < 2){
 if(func1(data25) < 1){
 const err47 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"ProtoOpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16237,6 +16278,7 @@ else {
 vErrors.push(err47);
 }
 errors++;
+}
 }
 }
 else {
@@ -16474,6 +16516,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16483,6 +16526,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -16499,6 +16543,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16508,6 +16553,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -16524,6 +16570,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err7 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16533,6 +16580,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
+}
 }
 }
 else {
@@ -16766,6 +16814,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16775,6 +16824,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
+}
 }
 }
 else {
@@ -16791,6 +16841,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err8 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16800,6 +16851,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 else {
@@ -16816,6 +16868,7 @@ errors++;
 if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
+if(data3.length < 2){
 if(func1(data3) < 1){
 const err10 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16825,6 +16878,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
+}
 }
 }
 else {
@@ -16880,6 +16934,7 @@ errors++;
 if(data6.url !== undefined){
 let data7 = data6.url;
 if(typeof data7 === "string"){
+if(data7.length < 2){
 if(func1(data7) < 1){
 const err15 = {instancePath:instancePath+"/additionalInterfaces/" + i0+"/url",schemaPath:"ProtoAgentInterface.schema.json/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16889,6 +16944,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
+}
 }
 }
 else {
@@ -16905,6 +16961,7 @@ errors++;
 if(data6.transport !== undefined){
 let data8 = data6.transport;
 if(typeof data8 === "string"){
+if(data8.length < 2){
 if(func1(data8) < 1){
 const err17 = {instancePath:instancePath+"/additionalInterfaces/" + i0+"/transport",schemaPath:"ProtoAgentInterface.schema.json/properties/transport/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -16914,6 +16971,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
+}
 }
 }
 else {
@@ -16991,6 +17049,7 @@ errors++;
 if(data10.organization !== undefined){
 let data12 = data10.organization;
 if(typeof data12 === "string"){
+if(data12.length < 2){
 if(func1(data12) < 1){
 const err24 = {instancePath:instancePath+"/provider/organization",schemaPath:"ProtoAgentProvider.schema.json/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17000,6 +17059,7 @@ else {
 vErrors.push(err24);
 }
 errors++;
+}
 }
 }
 else {
@@ -17028,6 +17088,7 @@ errors++;
 if(data.version !== undefined){
 let data13 = data.version;
 if(typeof data13 === "string"){
+if(data13.length < 2){
 if(func1(data13) < 1){
 const err27 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17037,6 +17098,7 @@ else {
 vErrors.push(err27);
 }
 errors++;
+}
 }
 }
 else {
@@ -17231,6 +17293,7 @@ errors++;
 if(data28.protected !== undefined){
 let data29 = data28.protected;
 if(typeof data29 === "string"){
+if(data29.length < 2){
 if(func1(data29) < 1){
 const err40 = {instancePath:instancePath+"/signatures/" + i5+"/protected",schemaPath:"ProtoAgentCardSignature.schema.json/properties/protected/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17240,6 +17303,7 @@ else {
 vErrors.push(err40);
 }
 errors++;
+}
 }
 }
 else {
@@ -17256,6 +17320,7 @@ errors++;
 if(data28.signature !== undefined){
 let data30 = data28.signature;
 if(typeof data30 === "string"){
+if(data30.length < 2){
 if(func1(data30) < 1){
 const err42 = {instancePath:instancePath+"/signatures/" + i5+"/signature",schemaPath:"ProtoAgentCardSignature.schema.json/properties/signature/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17265,6 +17330,7 @@ else {
 vErrors.push(err42);
 }
 errors++;
+}
 }
 }
 else {
@@ -17330,7 +17396,7 @@ validate173.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAgentCardSignature = fastFirst(fast551, validate187);
+export const ProtoAgentCardSignature = fastFirst(fast561, validate187);
 
 function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCardSignature.schema.json" */;
@@ -17360,6 +17426,7 @@ errors++;
 if(data.protected !== undefined){
 let data0 = data.protected;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/protected",schemaPath:"#/properties/protected/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17369,6 +17436,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -17385,6 +17453,7 @@ errors++;
 if(data.signature !== undefined){
 let data1 = data.signature;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17394,6 +17463,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -17435,7 +17505,7 @@ validate187.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAgentExtension = fastFirst(fast440, validate188);
+export const ProtoAgentExtension = fastFirst(fast448, validate188);
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentExtension.schema.json" */;
@@ -17455,6 +17525,7 @@ errors++;
 if(data.uri !== undefined){
 let data0 = data.uri;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17464,6 +17535,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
 }
 }
 else {
@@ -17529,7 +17601,7 @@ validate188.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAgentInterface = fastFirst(fast453, validate189);
+export const ProtoAgentInterface = fastFirst(fast461, validate189);
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentInterface.schema.json" */;
@@ -17559,6 +17631,7 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17568,6 +17641,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -17584,6 +17658,7 @@ errors++;
 if(data.transport !== undefined){
 let data1 = data.transport;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17593,6 +17668,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -17621,7 +17697,7 @@ validate189.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAgentProvider = fastFirst(fast458, validate190);
+export const ProtoAgentProvider = fastFirst(fast466, validate190);
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAgentProvider.schema.json" */;
@@ -17653,6 +17729,7 @@ errors++;
 if(data.organization !== undefined){
 let data1 = data.organization;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -17662,6 +17739,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -17690,9 +17768,9 @@ validate190.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAgentSkill = fastFirst(fast534, validate184);
+export const ProtoAgentSkill = fastFirst(fast544, validate184);
 
-export const ProtoArtifact = fastFirst(fast555, validate191);
+export const ProtoArtifact = fastFirst(fast565, validate191);
 const schema200 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoArtifact.schema.json","title":"ProtoArtifact","description":"Something a task produced, such as a document or an image, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A name for people to read.","type":"string"},"description":{"description":"What the artifact is.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"ProtoPart.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
 const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoPart.schema.json","title":"ProtoPart","description":"One piece of content: exactly one of `text`, `file` or `data`. There is no `kind` field; the member present says what the part is.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"object"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"file":{"description":"A file, by URL or inline.","$ref":"ProtoFilePart.schema.json"}},"required":["file"]},{"properties":{"data":{"description":"Structured content.","$ref":"ProtoDataPart.schema.json"}},"required":["data"]}]};
 const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json","title":"ProtoFilePart","description":"A file, either by URL (`fileWithUri`) or inline (`fileWithBytes`, base64): exactly one of the two, with an optional media type.","type":"object","properties":{"mimeType":{"description":"The media type of the file, such as `image/png`.","type":"string"},"name":{"description":"A file name, such as `report.pdf` (a field later 0.3 protos added; the 0.3.0 proto has none).","type":"string"}},"oneOf":[{"properties":{"fileWithUri":{"description":"Where the file can be fetched.","type":"string"}},"required":["fileWithUri"]},{"properties":{"fileWithBytes":{"description":"The file bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).","type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"}},"required":["fileWithBytes"]}]};
@@ -18443,6 +18521,7 @@ errors++;
 if(data.artifactId !== undefined){
 let data0 = data.artifactId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/artifactId",schemaPath:"#/properties/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -18452,6 +18531,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -18577,7 +18657,7 @@ validate191.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAuthenticationInfo = fastFirst(fast582, validate194);
+export const ProtoAuthenticationInfo = fastFirst(fast594, validate194);
 const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json","title":"ProtoAuthenticationInfo","description":"How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.","type":"object","required":["schemes"],"properties":{"schemes":{"description":"Authentication schemes, such as `Bearer` or `Basic`; at least one.","type":"array","items":{"type":"string"},"minItems":1},"credentials":{"description":"Credentials for the scheme, when needed.","type":"string"}}};
 
 function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -18660,7 +18740,7 @@ validate194.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoAuthorizationCodeOAuthFlow = fastFirst(fast483, validate195);
+export const ProtoAuthorizationCodeOAuthFlow = fastFirst(fast491, validate195);
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAuthorizationCodeOAuthFlow.schema.json" */;
@@ -18690,6 +18770,7 @@ errors++;
 if(data.authorizationUrl !== undefined){
 let data0 = data.authorizationUrl;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/authorizationUrl",schemaPath:"#/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -18699,6 +18780,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -18715,6 +18797,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data1 = data.tokenUrl;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -18724,6 +18807,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -18791,7 +18875,7 @@ validate195.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoCancelTaskRequest = fastFirst(fast586, validate196);
+export const ProtoCancelTaskRequest = fastFirst(fast598, validate196);
 const schema208 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCancelTaskRequest.schema.json","title":"ProtoCancelTaskRequest","description":"The body of `POST /v1/tasks/{id}:cancel`, when there is one: the task as `tasks/{taskId}`. The path already names the task, so servers ignore the body, and the JS SDK sends none.","type":"object","properties":{"name":{"description":"The task, as `tasks/{taskId}`.","type":"string","pattern":"^tasks/[^/]+$","examples":["tasks/task-1"]}}};
 const pattern8 = new RegExp("^tasks/[^/]+$", "u");
 
@@ -18840,7 +18924,7 @@ validate196.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoClientCredentialsOAuthFlow = fastFirst(fast491, validate197);
+export const ProtoClientCredentialsOAuthFlow = fastFirst(fast499, validate197);
 
 function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoClientCredentialsOAuthFlow.schema.json" */;
@@ -18860,6 +18944,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data0 = data.tokenUrl;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -18869,6 +18954,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
 }
 }
 else {
@@ -18936,7 +19022,7 @@ validate197.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoCreateTaskPushNotificationConfigBody = fastFirst(fast589, validate198);
+export const ProtoCreateTaskPushNotificationConfigBody = fastFirst(fast601, validate198);
 const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoCreateTaskPushNotificationConfigBody.schema.json","title":"ProtoCreateTaskPushNotificationConfigBody","description":"The body of `POST /v1/tasks/{id}/pushNotificationConfigs`: the configuration itself, as the proto's `body: \"config\"` says and the JS SDK sends, or the whole create request, as the 0.3 specification and a2a-python send. Exactly one of the two forms.","type":"object","oneOf":[{"$ref":"ProtoTaskPushNotificationConfig.schema.json"},{"$ref":"ProtoCreateTaskPushNotificationConfigRequest.schema.json"}]};
 const schema211 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskPushNotificationConfig.schema.json","title":"ProtoTaskPushNotificationConfig","description":"A webhook configuration of one task. The task and the configuration are named by the resource name `tasks/{taskId}/pushNotificationConfigs/{configId}`.","type":"object","required":["name","pushNotificationConfig"],"properties":{"name":{"description":"The resource name, `tasks/{taskId}/pushNotificationConfigs/{configId}`; the config id may be empty when none was chosen.","type":"string","pattern":"^tasks/[^/]+/pushNotificationConfigs/[^/]*$","examples":["tasks/task-1/pushNotificationConfigs/cfg-1"]},"pushNotificationConfig":{"description":"The webhook.","$ref":"ProtoPushNotificationConfig.schema.json"}}};
 const pattern9 = new RegExp("^tasks/[^/]+/pushNotificationConfigs/[^/]*$", "u");
@@ -18972,6 +19058,7 @@ errors++;
 if(data.url !== undefined){
 let data1 = data.url;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -18981,6 +19068,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -19345,9 +19433,9 @@ validate198.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoCreateTaskPushNotificationConfigRequest = fastFirst(fast599, validate203);
+export const ProtoCreateTaskPushNotificationConfigRequest = fastFirst(fast611, validate203);
 
-export const ProtoDataPart = fastFirst(fast577, validate208);
+export const ProtoDataPart = fastFirst(fast588, validate208);
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoDataPart.schema.json" */;
@@ -19392,7 +19480,7 @@ validate208.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoEmpty = fastFirst(fast603, validate209);
+export const ProtoEmpty = fastFirst(fast616, validate209);
 const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoEmpty.schema.json","title":"ProtoEmpty","description":"No data (google.protobuf.Empty): what the proto says DeleteTaskPushNotificationConfig answers.","type":"object"};
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -19413,7 +19501,7 @@ validate209.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoFilePart = fastFirst(fast567, validate210);
+export const ProtoFilePart = fastFirst(fast577, validate210);
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoFilePart.schema.json" */;
@@ -19638,7 +19726,7 @@ validate210.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoHTTPAuthSecurityScheme = fastFirst(fast471, validate211);
+export const ProtoHTTPAuthSecurityScheme = fastFirst(fast479, validate211);
 
 function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoHTTPAuthSecurityScheme.schema.json" */;
@@ -19670,6 +19758,7 @@ errors++;
 if(data.scheme !== undefined){
 let data1 = data.scheme;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -19679,6 +19768,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -19719,7 +19809,7 @@ validate211.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoImplicitOAuthFlow = fastFirst(fast498, validate212);
+export const ProtoImplicitOAuthFlow = fastFirst(fast506, validate212);
 
 function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoImplicitOAuthFlow.schema.json" */;
@@ -19739,6 +19829,7 @@ errors++;
 if(data.authorizationUrl !== undefined){
 let data0 = data.authorizationUrl;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/authorizationUrl",schemaPath:"#/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -19748,6 +19839,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
 }
 }
 else {
@@ -19815,7 +19907,7 @@ validate212.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoListTaskPushNotificationConfigResponse = fastFirst(fast604, validate213);
+export const ProtoListTaskPushNotificationConfigResponse = fastFirst(fast617, validate213);
 const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoListTaskPushNotificationConfigResponse.schema.json","title":"ProtoListTaskPushNotificationConfigResponse","description":"The webhook configurations of a task. ProtoJSON leaves out an empty list and an empty page token, so `{}` is a task without configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"ProtoTaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token of the next page; absent on the last page.","type":"string"}}};
 
 function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -19872,7 +19964,7 @@ validate213.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoMessage = fastFirst(fast608, validate215);
+export const ProtoMessage = fastFirst(fast621, validate215);
 const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoMessage.schema.json","title":"ProtoMessage","description":"One turn of communication between client and agent, as the proto writes it: who sent it and its content (the field is `content`, not `parts`), optionally tied to a context and a task.","type":"object","required":["messageId","role","content"],"properties":{"messageId":{"description":"Unique id of the message, chosen by its sender.","type":"string","minLength":1},"contextId":{"description":"The context the message belongs to.","type":"string"},"taskId":{"description":"The task the message belongs to.","type":"string"},"role":{"description":"Who sent it.","$ref":"ProtoRole.schema.json"},"content":{"description":"The content, at least one part.","type":"array","items":{"$ref":"ProtoPart.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the message, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this message.","type":"array","items":{"type":"string"}}}};
 const schema222 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json","title":"ProtoRole","description":"Who sent a message: the client (`ROLE_USER`) or the agent (`ROLE_AGENT`).","type":"string","enum":["ROLE_USER","ROLE_AGENT"]};
 
@@ -19914,6 +20006,7 @@ errors++;
 if(data.messageId !== undefined){
 let data0 = data.messageId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -19923,6 +20016,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -20071,7 +20165,7 @@ validate215.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoMutualTlsSecurityScheme = fastFirst(fast518, validate217);
+export const ProtoMutualTlsSecurityScheme = fastFirst(fast527, validate217);
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoMutualTlsSecurityScheme.schema.json" */;
@@ -20105,11 +20199,11 @@ validate217.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoOAuth2SecurityScheme = fastFirst(fast477, validate176);
+export const ProtoOAuth2SecurityScheme = fastFirst(fast485, validate176);
 
-export const ProtoOAuthFlows = fastFirst(fast480, validate177);
+export const ProtoOAuthFlows = fastFirst(fast488, validate177);
 
-export const ProtoOpenIdConnectSecurityScheme = fastFirst(fast513, validate218);
+export const ProtoOpenIdConnectSecurityScheme = fastFirst(fast522, validate218);
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoOpenIdConnectSecurityScheme.schema.json" */;
@@ -20141,6 +20235,7 @@ errors++;
 if(data.openIdConnectUrl !== undefined){
 let data1 = data.openIdConnectUrl;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/openIdConnectUrl",schemaPath:"#/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -20150,6 +20245,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -20178,9 +20274,9 @@ validate218.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoPart = fastFirst(fast561, validate192);
+export const ProtoPart = fastFirst(fast571, validate192);
 
-export const ProtoPasswordOAuthFlow = fastFirst(fast505, validate219);
+export const ProtoPasswordOAuthFlow = fastFirst(fast513, validate219);
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoPasswordOAuthFlow.schema.json" */;
@@ -20200,6 +20296,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data0 = data.tokenUrl;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -20209,6 +20306,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
 }
 }
 else {
@@ -20276,9 +20374,9 @@ validate219.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoPushNotificationConfig = fastFirst(fast594, validate200);
+export const ProtoPushNotificationConfig = fastFirst(fast606, validate200);
 
-export const ProtoRole = fastFirst(fast613, validate220);
+export const ProtoRole = fastFirst(fast626, validate220);
 
 function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoRole.schema.json" */;
@@ -20308,11 +20406,11 @@ validate220.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoSecurity = fastFirst(fast522, validate182);
+export const ProtoSecurity = fastFirst(fast532, validate182);
 
-export const ProtoSecurityScheme = fastFirst(fast466, validate175);
+export const ProtoSecurityScheme = fastFirst(fast474, validate175);
 
-export const ProtoSendMessageConfiguration = fastFirst(fast619, validate221);
+export const ProtoSendMessageConfiguration = fastFirst(fast632, validate221);
 const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageConfiguration.schema.json","title":"ProtoSendMessageConfiguration","description":"How the agent should answer a message: the output types the client takes, a webhook for updates, how much history to return and whether to wait for the task to finish.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer, such as `text/plain`.","type":"array","items":{"type":"string"}},"pushNotification":{"description":"A webhook the agent calls with updates of the task.","$ref":"ProtoPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in the returned task; 0 or absent for no limit.","type":"integer","minimum":0,"maximum":2147483647},"blocking":{"description":"Whether the call waits until the task is finished or interrupted (true) or answers at once (false, the default).","type":"boolean"}}};
 
 function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -20416,7 +20514,7 @@ validate221.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoSendMessageRequest = fastFirst(fast625, validate223);
+export const ProtoSendMessageRequest = fastFirst(fast638, validate223);
 const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageRequest.schema.json","title":"ProtoSendMessageRequest","description":"The body of `POST /v1/message:send` and `POST /v1/message:stream`: the message to send, how to answer, and free-form metadata. The proto field is `request`; its JSON name is `message`.","type":"object","required":["message"],"properties":{"message":{"description":"The message to send (proto field `request`, JSON name `message`).","$ref":"ProtoMessage.schema.json"},"configuration":{"description":"How the agent should answer.","$ref":"ProtoSendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -20474,7 +20572,7 @@ validate223.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoSendMessageResponse = fastFirst(fast629, validate226);
+export const ProtoSendMessageResponse = fastFirst(fast642, validate226);
 const schema229 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoSendMessageResponse.schema.json","title":"ProtoSendMessageResponse","description":"The answer of `POST /v1/message:send`: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer (proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]}]};
 const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTask.schema.json","title":"ProtoTask","description":"The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.","type":"object","required":["id","contextId","status"],"properties":{"id":{"description":"Id of the task, made by the agent.","type":"string","minLength":1},"contextId":{"description":"Id of the context (conversation) the task belongs to, made by the agent.","type":"string","minLength":1},"status":{"description":"The current status.","$ref":"ProtoTaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"ProtoArtifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"ProtoMessage.schema.json"}},"metadata":{"description":"Extra data about the task, free-form.","type":"object"}}};
 const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatus.schema.json","title":"ProtoTaskStatus","description":"Where a task is, with an optional message and the time it got there. The proto field of the message is `update`; its JSON name is `message`. A status without `state` is `TASK_STATE_UNSPECIFIED` (0.3's `unknown`), which ProtoJSON leaves out.","type":"object","properties":{"state":{"description":"The state; absent means `TASK_STATE_UNSPECIFIED`.","$ref":"ProtoTaskState.schema.json"},"message":{"description":"A message about the status, such as the question of an input-required task (proto field `update`).","$ref":"ProtoMessage.schema.json"},"timestamp":{"description":"When the status was recorded.","$ref":"ProtoTimestamp.schema.json"}}};
@@ -20606,6 +20704,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -20615,6 +20714,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -20631,6 +20731,7 @@ errors++;
 if(data.contextId !== undefined){
 let data1 = data.contextId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -20640,6 +20741,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -20879,7 +20981,7 @@ validate226.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoStreamResponse = fastFirst(fast651, validate237);
+export const ProtoStreamResponse = fastFirst(fast665, validate237);
 const schema234 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoStreamResponse.schema.json","title":"ProtoStreamResponse","description":"One event of a stream (the `data` of one SSE event): exactly one of a task, a message, a status update or an artifact update. The proto field of the message is `msg`; its JSON name is `message`.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"ProtoTask.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task; proto field `msg`).","$ref":"ProtoMessage.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"ProtoTaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"ProtoTaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
 const schema235 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoTaskStatusUpdateEvent.schema.json","title":"ProtoTaskStatusUpdateEvent","description":"A stream event: the task moved to a new status. `final` is left out when false.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"ProtoTaskStatus.schema.json"},"final":{"description":"Whether this is the last event of the stream.","type":"boolean"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
@@ -20921,6 +21023,7 @@ errors++;
 if(data.taskId !== undefined){
 let data0 = data.taskId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -20930,6 +21033,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -20946,6 +21050,7 @@ errors++;
 if(data.contextId !== undefined){
 let data1 = data.contextId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -20955,6 +21060,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -21054,6 +21160,7 @@ errors++;
 if(data.taskId !== undefined){
 let data0 = data.taskId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -21063,6 +21170,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -21079,6 +21187,7 @@ errors++;
 if(data.contextId !== undefined){
 let data1 = data.contextId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -21088,6 +21197,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -21413,7 +21523,7 @@ validate237.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoStringList = fastFirst(fast525, validate250);
+export const ProtoStringList = fastFirst(fast535, validate250);
 
 function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoStringList.schema.json" */;
@@ -21463,13 +21573,13 @@ validate250.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoTask = fastFirst(fast632, validate227);
+export const ProtoTask = fastFirst(fast645, validate227);
 
-export const ProtoTaskArtifactUpdateEvent = fastFirst(fast666, validate243);
+export const ProtoTaskArtifactUpdateEvent = fastFirst(fast680, validate243);
 
-export const ProtoTaskPushNotificationConfig = fastFirst(fast590, validate199);
+export const ProtoTaskPushNotificationConfig = fastFirst(fast602, validate199);
 
-export const ProtoTaskState = fastFirst(fast638, validate251);
+export const ProtoTaskState = fastFirst(fast651, validate251);
 
 function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTaskState.schema.json" */;
@@ -21499,11 +21609,11 @@ validate251.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtoTaskStatus = fastFirst(fast636, validate228);
+export const ProtoTaskStatus = fastFirst(fast649, validate228);
 
-export const ProtoTaskStatusUpdateEvent = fastFirst(fast658, validate240);
+export const ProtoTaskStatusUpdateEvent = fastFirst(fast672, validate240);
 
-export const ProtoTimestamp = fastFirst(fast641, validate252);
+export const ProtoTimestamp = fastFirst(fast654, validate252);
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoTimestamp.schema.json" */;
@@ -21545,7 +21655,7 @@ validate252.errors = vErrors;
 return errors === 0;
 }
 
-export const PushNotificationAuthenticationInfo = fastFirst(fast109, validate253);
+export const PushNotificationAuthenticationInfo = fastFirst(fast111, validate253);
 
 function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/PushNotificationAuthenticationInfo.schema.json" */;
@@ -21617,7 +21727,7 @@ validate253.errors = vErrors;
 return errors === 0;
 }
 
-export const PushNotificationConfig = fastFirst(fast104, validate31);
+export const PushNotificationConfig = fastFirst(fast106, validate31);
 
 export const PushNotificationNotSupportedError = fastFirst(fast29, validate254);
 
@@ -21696,7 +21806,7 @@ validate254.errors = vErrors;
 return errors === 0;
 }
 
-export const RestError = fastFirst(fast673, validate255);
+export const RestError = fastFirst(fast688, validate255);
 const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/RestError.schema.json","title":"RestError","description":"The body of an error answer of the 0.3 HTTP+JSON dialect, and the data of an SSE `error` event. The JS SDK sends `{code, message, data?}` with the JSON-RPC error code; a2a-python sends only `{message}`. The HTTP status says the kind of error either way.","type":"object","required":["message"],"properties":{"code":{"description":"The A2A error as its JSON-RPC code (-32001 TaskNotFound … -32007, -32700 … -32603); a2a-python leaves it out.","type":"integer"},"message":{"description":"What went wrong, for people to read.","type":"string"},"data":{"description":"More about the error, any JSON value."}}};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -21754,9 +21864,9 @@ validate255.errors = vErrors;
 return errors === 0;
 }
 
-export const SecurityScheme = fastFirst(fast218, validate60);
+export const SecurityScheme = fastFirst(fast220, validate60);
 
-export const SecuritySchemeBase = fastFirst(fast677, validate256);
+export const SecuritySchemeBase = fastFirst(fast692, validate256);
 const schema243 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SecuritySchemeBase.schema.json","title":"SecuritySchemeBase","description":"The field every security scheme may carry. Each scheme type restates it; nothing refers to this type.","type":"object","properties":{"description":{"description":"What the scheme is for, for people.","type":"string"}}};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -21791,9 +21901,9 @@ validate256.errors = vErrors;
 return errors === 0;
 }
 
-export const SendMessageRequest = fastFirst(fast51, validate22);
+export const SendMessageRequest = fastFirst(fast52, validate22);
 
-export const SendMessageResponse = fastFirst(fast679, validate257);
+export const SendMessageResponse = fastFirst(fast694, validate257);
 const schema244 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to `message/send`: a SendMessageSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SendMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -21877,11 +21987,11 @@ validate257.errors = vErrors;
 return errors === 0;
 }
 
-export const SendMessageSuccessResponse = fastFirst(fast378, validate135);
+export const SendMessageSuccessResponse = fastFirst(fast385, validate135);
 
-export const SendStreamingMessageRequest = fastFirst(fast115, validate35);
+export const SendStreamingMessageRequest = fastFirst(fast117, validate35);
 
-export const SendStreamingMessageResponse = fastFirst(fast680, validate262);
+export const SendStreamingMessageResponse = fastFirst(fast696, validate262);
 const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SendStreamingMessageResponse.schema.json","title":"SendStreamingMessageResponse","description":"The answer to `message/stream`: a SendStreamingMessageSuccessResponse or a JSONRPCErrorResponse. Each event of its stream is one.","oneOf":[{"$ref":"SendStreamingMessageSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
 function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -21965,11 +22075,11 @@ validate262.errors = vErrors;
 return errors === 0;
 }
 
-export const SendStreamingMessageSuccessResponse = fastFirst(fast386, validate139);
+export const SendStreamingMessageSuccessResponse = fastFirst(fast393, validate139);
 
-export const SetTaskPushNotificationConfigRequest = fastFirst(fast137, validate39);
+export const SetTaskPushNotificationConfigRequest = fastFirst(fast139, validate39);
 
-export const SetTaskPushNotificationConfigResponse = fastFirst(fast681, validate267);
+export const SetTaskPushNotificationConfigResponse = fastFirst(fast698, validate267);
 const schema246 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/SetTaskPushNotificationConfigResponse.schema.json","title":"SetTaskPushNotificationConfigResponse","description":"The answer to `tasks/pushNotificationConfig/set`: a SetTaskPushNotificationConfigSuccessResponse or a JSONRPCErrorResponse.","oneOf":[{"$ref":"SetTaskPushNotificationConfigSuccessResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22053,9 +22163,9 @@ validate267.errors = vErrors;
 return errors === 0;
 }
 
-export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast409, validate151);
+export const SetTaskPushNotificationConfigSuccessResponse = fastFirst(fast416, validate151);
 
-export const StreamEvent = fastFirst(fast682, validate272);
+export const StreamEvent = fastFirst(fast700, validate272);
 const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/StreamEvent.schema.json","title":"StreamEvent","description":"One event of a `message/stream` or `tasks/resubscribe` stream: a message, a task snapshot, a status update or an artifact update, told apart by `kind`. A name of ours: 0.3 writes this union inline in SendStreamingMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the event is: `message`, `task`, `status-update` or `artifact-update`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Message.schema.json"},{"$ref":"Task.schema.json"},{"$ref":"TaskStatusUpdateEvent.schema.json"},{"$ref":"TaskArtifactUpdateEvent.schema.json"}]};
 
 function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22147,11 +22257,11 @@ validate272.errors = vErrors;
 return errors === 0;
 }
 
-export const Task = fastFirst(fast311, validate77);
+export const Task = fastFirst(fast313, validate77);
 
-export const TaskArtifactUpdateEvent = fastFirst(fast398, validate142);
+export const TaskArtifactUpdateEvent = fastFirst(fast405, validate142);
 
-export const TaskIdParams = fastFirst(fast134, validate277);
+export const TaskIdParams = fastFirst(fast136, validate277);
 
 function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskIdParams.schema.json" */;
@@ -22362,7 +22472,7 @@ validate279.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskOrMessage = fastFirst(fast685, validate280);
+export const TaskOrMessage = fastFirst(fast703, validate280);
 const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskOrMessage.schema.json","title":"TaskOrMessage","description":"What `message/send` answers: the task the message started or continued, or a message that answers it directly, told apart by `kind`. A name of ours (SendMessageResult would clash with the generated route types): 0.3 writes this union inline in SendMessageSuccessResponse.","type":"object","required":["kind"],"properties":{"kind":{"description":"What the result is: `task` or `message`.","type":"string"}},"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"Task.schema.json"},{"$ref":"Message.schema.json"}]};
 
 function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22442,9 +22552,9 @@ validate280.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskPushNotificationConfig = fastFirst(fast142, validate40);
+export const TaskPushNotificationConfig = fastFirst(fast144, validate40);
 
-export const TaskPushNotificationConfigList = fastFirst(fast688, validate283);
+export const TaskPushNotificationConfigList = fastFirst(fast706, validate283);
 const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TaskPushNotificationConfigList.schema.json","title":"TaskPushNotificationConfigList","description":"What `tasks/pushNotificationConfig/list` answers: every push-notification config of the task. A name of ours: 0.3 writes this array inline in ListTaskPushNotificationConfigSuccessResponse.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}};
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22474,7 +22584,7 @@ validate283.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskQueryParams = fastFirst(fast125, validate285);
+export const TaskQueryParams = fastFirst(fast127, validate285);
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskQueryParams.schema.json" */;
@@ -22544,9 +22654,9 @@ validate285.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskResubscriptionRequest = fastFirst(fast154, validate44);
+export const TaskResubscriptionRequest = fastFirst(fast156, validate44);
 
-export const TaskState = fastFirst(fast318, validate286);
+export const TaskState = fastFirst(fast320, validate286);
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TaskState.schema.json" */;
@@ -22576,11 +22686,11 @@ validate286.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskStatus = fastFirst(fast316, validate78);
+export const TaskStatus = fastFirst(fast318, validate78);
 
-export const TaskStatusUpdateEvent = fastFirst(fast391, validate140);
+export const TaskStatusUpdateEvent = fastFirst(fast398, validate140);
 
-export const TextPart = fastFirst(fast66, validate287);
+export const TextPart = fastFirst(fast67, validate287);
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/TextPart.schema.json" */;
@@ -22670,7 +22780,7 @@ validate287.errors = vErrors;
 return errors === 0;
 }
 
-export const TransportProtocol = fastFirst(fast690, validate288);
+export const TransportProtocol = fastFirst(fast708, validate288);
 const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/TransportProtocol.schema.json","title":"TransportProtocol","description":"The three core transports of A2A 0.3. Card fields that name a transport may also carry an extension's value.","type":"string","enum":["JSONRPC","GRPC","HTTP+JSON"]};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22778,7 +22888,7 @@ validate289.errors = vErrors;
 return errors === 0;
 }
 
-export const getAgentCard_response200_0 = fastFirst(fast691, validate290);
+export const getAgentCard_response200_0 = fastFirst(fast709, validate290);
 const schema258 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/0.3/ProtoAgentCard.schema.json"},{"$ref":"https://agentproto.dev/schemas/a2a/0.3/AgentCard.schema.json"}],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/getAgentCard_response200_0.json"};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22828,7 +22938,7 @@ validate290.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_agent_getAuthenticatedExtendedCard_params = fastFirst(fast692, validate293);
+export const rpc_agent_getAuthenticatedExtendedCard_params = fastFirst(fast710, validate293);
 const schema259 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_agent_getAuthenticatedExtendedCard_params.json"};
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22849,7 +22959,7 @@ validate293.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_message_send_params = fastFirst(fast693, validate294);
+export const rpc_message_send_params = fastFirst(fast711, validate294);
 const schema260 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_send_params.json"};
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22907,7 +23017,7 @@ validate294.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_message_stream_params = fastFirst(fast697, validate297);
+export const rpc_message_stream_params = fastFirst(fast715, validate297);
 const schema261 = {"type":"object","properties":{"message":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/MessageSendConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_message_stream_params.json"};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22965,7 +23075,7 @@ validate297.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_cancel_params = fastFirst(fast701, validate300);
+export const rpc_tasks_cancel_params = fastFirst(fast719, validate300);
 const schema262 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_cancel_params.json"};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23023,7 +23133,7 @@ validate300.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_get_params = fastFirst(fast704, validate301);
+export const rpc_tasks_get_params = fastFirst(fast722, validate301);
 const schema263 = {"type":"object","properties":{"id":{"type":"string"},"historyLength":{"type":"integer"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_get_params.json"};
 
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23094,7 +23204,7 @@ validate301.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_pushNotificationConfig_delete_params = fastFirst(fast708, validate302);
+export const rpc_tasks_pushNotificationConfig_delete_params = fastFirst(fast726, validate302);
 const schema264 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id","pushNotificationConfigId"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_params.json"};
 
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23174,7 +23284,7 @@ validate302.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_pushNotificationConfig_delete_result = fastFirst(fast712, validate303);
+export const rpc_tasks_pushNotificationConfig_delete_result = fastFirst(fast730, validate303);
 const schema265 = {"type":"null","$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_delete_result.json"};
 
 function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23195,7 +23305,7 @@ validate303.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_pushNotificationConfig_get_params = fastFirst(fast713, validate304);
+export const rpc_tasks_pushNotificationConfig_get_params = fastFirst(fast731, validate304);
 const schema266 = {"type":"object","properties":{"id":{"type":"string"},"pushNotificationConfigId":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_get_params.json"};
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23265,7 +23375,7 @@ validate304.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_pushNotificationConfig_list_params = fastFirst(fast717, validate305);
+export const rpc_tasks_pushNotificationConfig_list_params = fastFirst(fast735, validate305);
 const schema267 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_list_params.json"};
 
 function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23323,7 +23433,7 @@ validate305.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_pushNotificationConfig_set_params = fastFirst(fast720, validate306);
+export const rpc_tasks_pushNotificationConfig_set_params = fastFirst(fast738, validate306);
 const schema268 = {"type":"object","properties":{"taskId":{"type":"string"},"pushNotificationConfig":{"$ref":"https://agentproto.dev/schemas/a2a/0.3/PushNotificationConfig.schema.json"}},"required":["taskId","pushNotificationConfig"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_pushNotificationConfig_set_params.json"};
 
 function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23384,7 +23494,7 @@ validate306.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_resubscribe_params = fastFirst(fast723, validate308);
+export const rpc_tasks_resubscribe_params = fastFirst(fast741, validate308);
 const schema269 = {"type":"object","properties":{"id":{"type":"string"},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/0.3/inline/rpc_tasks_resubscribe_params.json"};
 
 function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -23458,11 +23568,11 @@ validate.full = full;
 return validate;
 }
 const fastUcs2length = (runtime2.default ?? runtime2);
-const fastPattern574 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
-const fastPattern588 = new RegExp("^tasks/[^/]+$", "u");
-const fastPattern592 = new RegExp("^tasks/[^/]+/pushNotificationConfigs/[^/]*$", "u");
-const fastPattern642 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
-const fastFormat643 = runtime3.fullFormats["date-time"];
+const fastPattern584 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
+const fastPattern600 = new RegExp("^tasks/[^/]+$", "u");
+const fastPattern604 = new RegExp("^tasks/[^/]+/pushNotificationConfigs/[^/]*$", "u");
+const fastPattern655 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$", "u");
+const fastFormat656 = runtime3.fullFormats["date-time"];
 function fast1(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v2 = data["code"];
@@ -23620,1316 +23730,1357 @@ if(!(typeof v47 == "string")) return false;
 return true;
 }
 function fast0(data){
-if(((fast1(data) ? 1 : 0) + (fast5(data) ? 1 : 0) + (fast9(data) ? 1 : 0) + (fast13(data) ? 1 : 0) + (fast17(data) ? 1 : 0) + (fast21(data) ? 1 : 0) + (fast25(data) ? 1 : 0) + (fast29(data) ? 1 : 0) + (fast33(data) ? 1 : 0) + (fast37(data) ? 1 : 0) + (fast41(data) ? 1 : 0) + (fast45(data) ? 1 : 0)) !== 1) return false;
+{let v49 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["code"] === -32700) v49 = 0;
+else if(data["code"] === -32600) v49 = 1;
+else if(data["code"] === -32601) v49 = 2;
+else if(data["code"] === -32602) v49 = 3;
+else if(data["code"] === -32603) v49 = 4;
+else if(data["code"] === -32001) v49 = 5;
+else if(data["code"] === -32002) v49 = 6;
+else if(data["code"] === -32003) v49 = 7;
+else if(data["code"] === -32004) v49 = 8;
+else if(data["code"] === -32005) v49 = 9;
+else if(data["code"] === -32006) v49 = 10;
+else if(data["code"] === -32007) v49 = 11;
+}
+if(v49 === 0){ if(!fast1(data)) return false; }
+else if(v49 === 1){ if(!fast5(data)) return false; }
+else if(v49 === 2){ if(!fast9(data)) return false; }
+else if(v49 === 3){ if(!fast13(data)) return false; }
+else if(v49 === 4){ if(!fast17(data)) return false; }
+else if(v49 === 5){ if(!fast21(data)) return false; }
+else if(v49 === 6){ if(!fast25(data)) return false; }
+else if(v49 === 7){ if(!fast29(data)) return false; }
+else if(v49 === 8){ if(!fast33(data)) return false; }
+else if(v49 === 9){ if(!fast37(data)) return false; }
+else if(v49 === 10){ if(!fast41(data)) return false; }
+else if(v49 === 11){ if(!fast45(data)) return false; }
+else if(((fast1(data) ? 1 : 0) + (fast5(data) ? 1 : 0) + (fast9(data) ? 1 : 0) + (fast13(data) ? 1 : 0) + (fast17(data) ? 1 : 0) + (fast21(data) ? 1 : 0) + (fast25(data) ? 1 : 0) + (fast29(data) ? 1 : 0) + (fast33(data) ? 1 : 0) + (fast37(data) ? 1 : 0) + (fast41(data) ? 1 : 0) + (fast45(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
-function fast66(data){
+function fast67(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v67 = data["kind"];
-if(v67 === undefined) return false;
-if(!(typeof v67 == "string")) return false;
-if(!(v67 === "text")) return false;
-}
-{const v68 = data["text"];
+{const v68 = data["kind"];
 if(v68 === undefined) return false;
 if(!(typeof v68 == "string")) return false;
+if(!(v68 === "text")) return false;
 }
-{const v69 = data["metadata"];
-if(v69 !== undefined){
-if(!((v69 && typeof v69 == "object" && !Array.isArray(v69)))) return false;
+{const v69 = data["text"];
+if(v69 === undefined) return false;
+if(!(typeof v69 == "string")) return false;
+}
+{const v70 = data["metadata"];
+if(v70 !== undefined){
+if(!((v70 && typeof v70 == "object" && !Array.isArray(v70)))) return false;
 }}
 return true;
 }
-function fast77(data){
+function fast78(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v78 = data["uri"];
-if(v78 === undefined) return false;
+{const v79 = data["uri"];
+if(v79 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast73(data){
+function fast74(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v74 = data["bytes"];
-if(v74 === undefined) return false;
-if(!(typeof v74 == "string")) return false;
-}
-{const v75 = data["name"];
-if(v75 !== undefined){
+{const v75 = data["bytes"];
+if(v75 === undefined) return false;
 if(!(typeof v75 == "string")) return false;
-}}
-{const v76 = data["mimeType"];
+}
+{const v76 = data["name"];
 if(v76 !== undefined){
 if(!(typeof v76 == "string")) return false;
 }}
-if(fast77(data)) return false;
+{const v77 = data["mimeType"];
+if(v77 !== undefined){
+if(!(typeof v77 == "string")) return false;
+}}
+if(fast78(data)) return false;
 return true;
 }
-function fast83(data){
+function fast84(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v84 = data["bytes"];
-if(v84 === undefined) return false;
+{const v85 = data["bytes"];
+if(v85 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast79(data){
+function fast80(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v80 = data["uri"];
-if(v80 === undefined) return false;
-if(!(typeof v80 == "string")) return false;
-}
-{const v81 = data["name"];
-if(v81 !== undefined){
+{const v81 = data["uri"];
+if(v81 === undefined) return false;
 if(!(typeof v81 == "string")) return false;
-}}
-{const v82 = data["mimeType"];
+}
+{const v82 = data["name"];
 if(v82 !== undefined){
 if(!(typeof v82 == "string")) return false;
 }}
-if(fast83(data)) return false;
+{const v83 = data["mimeType"];
+if(v83 !== undefined){
+if(!(typeof v83 == "string")) return false;
+}}
+if(fast84(data)) return false;
 return true;
 }
-function fast70(data){
+function fast71(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v71 = data["kind"];
-if(v71 === undefined) return false;
-if(!(typeof v71 == "string")) return false;
-if(!(v71 === "file")) return false;
-}
-{const v72 = data["file"];
+{const v72 = data["kind"];
 if(v72 === undefined) return false;
-if(((fast73(v72) ? 1 : 0) + (fast79(v72) ? 1 : 0)) !== 1) return false;
+if(!(typeof v72 == "string")) return false;
+if(!(v72 === "file")) return false;
 }
-{const v85 = data["metadata"];
-if(v85 !== undefined){
-if(!((v85 && typeof v85 == "object" && !Array.isArray(v85)))) return false;
+{const v73 = data["file"];
+if(v73 === undefined) return false;
+{let v86 = -1;
+if((v73 && typeof v73 == "object" && !Array.isArray(v73))){
+if(v73["bytes"] !== undefined) v86 = 0;
+if(v73["uri"] !== undefined) v86 = v86 === -1 ? 1 : -2;
+}
+if(v86 === 0){ if(!fast74(v73)) return false; }
+else if(v86 === 1){ if(!fast80(v73)) return false; }
+else if(((fast74(v73) ? 1 : 0) + (fast80(v73) ? 1 : 0)) !== 1) return false;}
+}
+{const v87 = data["metadata"];
+if(v87 !== undefined){
+if(!((v87 && typeof v87 == "object" && !Array.isArray(v87)))) return false;
 }}
 return true;
 }
-function fast86(data){
+function fast88(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v87 = data["kind"];
-if(v87 === undefined) return false;
-if(!(typeof v87 == "string")) return false;
-if(!(v87 === "data")) return false;
+{const v89 = data["kind"];
+if(v89 === undefined) return false;
+if(!(typeof v89 == "string")) return false;
+if(!(v89 === "data")) return false;
 }
-{const v88 = data["data"];
-if(v88 === undefined) return false;
-if(!((v88 && typeof v88 == "object" && !Array.isArray(v88)))) return false;
+{const v90 = data["data"];
+if(v90 === undefined) return false;
+if(!((v90 && typeof v90 == "object" && !Array.isArray(v90)))) return false;
 }
-{const v89 = data["metadata"];
-if(v89 !== undefined){
-if(!((v89 && typeof v89 == "object" && !Array.isArray(v89)))) return false;
+{const v91 = data["metadata"];
+if(v91 !== undefined){
+if(!((v91 && typeof v91 == "object" && !Array.isArray(v91)))) return false;
 }}
 return true;
 }
-function fast90(data){
+function fast92(data){
 const t = data["kind"];
 if(typeof t !== "string") return false;
-if(t === "text") return fast66(data);
-if(t === "file") return fast70(data);
-if(t === "data") return fast86(data);
+if(t === "text") return fast67(data);
+if(t === "file") return fast71(data);
+if(t === "data") return fast88(data);
 return false;
 }
-function fast64(data){
+function fast65(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v65 = data["kind"];
-if(v65 === undefined) return false;
-if(!(typeof v65 == "string")) return false;
+{const v66 = data["kind"];
+if(v66 === undefined) return false;
+if(!(typeof v66 == "string")) return false;
 }
-if(!fast90(data)) return false;
+if(!fast92(data)) return false;
 return true;
 }
-function fast58(data){
+function fast59(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v59 = data["kind"];
-if(v59 === undefined) return false;
-if(!(typeof v59 == "string")) return false;
-if(!(v59 === "message")) return false;
-}
-{const v60 = data["messageId"];
+{const v60 = data["kind"];
 if(v60 === undefined) return false;
 if(!(typeof v60 == "string")) return false;
+if(!(v60 === "message")) return false;
 }
-{const v61 = data["role"];
+{const v61 = data["messageId"];
 if(v61 === undefined) return false;
 if(!(typeof v61 == "string")) return false;
-if(!(v61 === "agent" || v61 === "user")) return false;
 }
-{const v62 = data["parts"];
+{const v62 = data["role"];
 if(v62 === undefined) return false;
-if(!(Array.isArray(v62))) return false;
-for(let v63 = 0; v63 < v62.length; v63++){
-if(!fast64(v62[v63])) return false;
+if(!(typeof v62 == "string")) return false;
+if(!(v62 === "agent" || v62 === "user")) return false;
+}
+{const v63 = data["parts"];
+if(v63 === undefined) return false;
+if(!(Array.isArray(v63))) return false;
+for(let v64 = 0; v64 < v63.length; v64++){
+if(!fast65(v63[v64])) return false;
 }
 }
-{const v91 = data["contextId"];
-if(v91 !== undefined){
-if(!(typeof v91 == "string")) return false;
-}}
-{const v92 = data["taskId"];
-if(v92 !== undefined){
-if(!(typeof v92 == "string")) return false;
-}}
-{const v93 = data["referenceTaskIds"];
+{const v93 = data["contextId"];
 if(v93 !== undefined){
-if(!(Array.isArray(v93))) return false;
-for(let v94 = 0; v94 < v93.length; v94++){
-if(!(typeof v93[v94] == "string")) return false;
-}
+if(!(typeof v93 == "string")) return false;
 }}
-{const v95 = data["extensions"];
+{const v94 = data["taskId"];
+if(v94 !== undefined){
+if(!(typeof v94 == "string")) return false;
+}}
+{const v95 = data["referenceTaskIds"];
 if(v95 !== undefined){
 if(!(Array.isArray(v95))) return false;
 for(let v96 = 0; v96 < v95.length; v96++){
 if(!(typeof v95[v96] == "string")) return false;
 }
 }}
-{const v97 = data["metadata"];
+{const v97 = data["extensions"];
 if(v97 !== undefined){
-if(!((v97 && typeof v97 == "object" && !Array.isArray(v97)))) return false;
+if(!(Array.isArray(v97))) return false;
+for(let v98 = 0; v98 < v97.length; v98++){
+if(!(typeof v97[v98] == "string")) return false;
+}
+}}
+{const v99 = data["metadata"];
+if(v99 !== undefined){
+if(!((v99 && typeof v99 == "object" && !Array.isArray(v99)))) return false;
 }}
 return true;
 }
-function fast109(data){
+function fast111(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v110 = data["schemes"];
-if(v110 === undefined) return false;
-if(!(Array.isArray(v110))) return false;
-for(let v111 = 0; v111 < v110.length; v111++){
-if(!(typeof v110[v111] == "string")) return false;
+{const v112 = data["schemes"];
+if(v112 === undefined) return false;
+if(!(Array.isArray(v112))) return false;
+for(let v113 = 0; v113 < v112.length; v113++){
+if(!(typeof v112[v113] == "string")) return false;
 }
 }
-{const v112 = data["credentials"];
-if(v112 !== undefined){
-if(!(typeof v112 == "string")) return false;
-}}
-return true;
-}
-function fast104(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v105 = data["url"];
-if(v105 === undefined) return false;
-if(!(typeof v105 == "string")) return false;
-}
-{const v106 = data["id"];
-if(v106 !== undefined){
-if(!(typeof v106 == "string")) return false;
-}}
-{const v107 = data["token"];
-if(v107 !== undefined){
-if(!(typeof v107 == "string")) return false;
-}}
-{const v108 = data["authentication"];
-if(v108 !== undefined){
-if(!fast109(v108)) return false;
-}}
-return true;
-}
-function fast99(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v100 = data["acceptedOutputModes"];
-if(v100 !== undefined){
-if(!(Array.isArray(v100))) return false;
-for(let v101 = 0; v101 < v100.length; v101++){
-if(!(typeof v100[v101] == "string")) return false;
-}
-}}
-{const v102 = data["historyLength"];
-if(v102 !== undefined){
-if(!(Number.isInteger(v102))) return false;
-}}
-{const v103 = data["pushNotificationConfig"];
-if(v103 !== undefined){
-if(!fast104(v103)) return false;
-}}
-{const v113 = data["blocking"];
-if(v113 !== undefined){
-if(!(typeof v113 == "boolean")) return false;
-}}
-return true;
-}
-function fast56(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v57 = data["message"];
-if(v57 === undefined) return false;
-if(!fast58(v57)) return false;
-}
-{const v98 = data["configuration"];
-if(v98 !== undefined){
-if(!fast99(v98)) return false;
-}}
-{const v114 = data["metadata"];
+{const v114 = data["credentials"];
 if(v114 !== undefined){
-if(!((v114 && typeof v114 == "object" && !Array.isArray(v114)))) return false;
+if(!(typeof v114 == "string")) return false;
 }}
 return true;
 }
-function fast51(data){
+function fast106(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v52 = data["jsonrpc"];
-if(v52 === undefined) return false;
-if(!(v52 === "2.0")) return false;
+{const v107 = data["url"];
+if(v107 === undefined) return false;
+if(!(typeof v107 == "string")) return false;
 }
-{const v53 = data["id"];
+{const v108 = data["id"];
+if(v108 !== undefined){
+if(!(typeof v108 == "string")) return false;
+}}
+{const v109 = data["token"];
+if(v109 !== undefined){
+if(!(typeof v109 == "string")) return false;
+}}
+{const v110 = data["authentication"];
+if(v110 !== undefined){
+if(!fast111(v110)) return false;
+}}
+return true;
+}
+function fast101(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v102 = data["acceptedOutputModes"];
+if(v102 !== undefined){
+if(!(Array.isArray(v102))) return false;
+for(let v103 = 0; v103 < v102.length; v103++){
+if(!(typeof v102[v103] == "string")) return false;
+}
+}}
+{const v104 = data["historyLength"];
+if(v104 !== undefined){
+if(!(Number.isInteger(v104))) return false;
+}}
+{const v105 = data["pushNotificationConfig"];
+if(v105 !== undefined){
+if(!fast106(v105)) return false;
+}}
+{const v115 = data["blocking"];
+if(v115 !== undefined){
+if(!(typeof v115 == "boolean")) return false;
+}}
+return true;
+}
+function fast57(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v58 = data["message"];
+if(v58 === undefined) return false;
+if(!fast59(v58)) return false;
+}
+{const v100 = data["configuration"];
+if(v100 !== undefined){
+if(!fast101(v100)) return false;
+}}
+{const v116 = data["metadata"];
+if(v116 !== undefined){
+if(!((v116 && typeof v116 == "object" && !Array.isArray(v116)))) return false;
+}}
+return true;
+}
+function fast52(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v53 = data["jsonrpc"];
 if(v53 === undefined) return false;
-if(!(typeof v53 == "string" || Number.isInteger(v53))) return false;
+if(!(v53 === "2.0")) return false;
 }
-{const v54 = data["method"];
+{const v54 = data["id"];
 if(v54 === undefined) return false;
-if(!(typeof v54 == "string")) return false;
-if(!(v54 === "message/send")) return false;
+if(!(typeof v54 == "string" || Number.isInteger(v54))) return false;
 }
-{const v55 = data["params"];
+{const v55 = data["method"];
 if(v55 === undefined) return false;
-if(!fast56(v55)) return false;
+if(!(typeof v55 == "string")) return false;
+if(!(v55 === "message/send")) return false;
+}
+{const v56 = data["params"];
+if(v56 === undefined) return false;
+if(!fast57(v56)) return false;
 }
 return true;
 }
-function fast115(data){
+function fast117(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v116 = data["jsonrpc"];
-if(v116 === undefined) return false;
-if(!(v116 === "2.0")) return false;
-}
-{const v117 = data["id"];
-if(v117 === undefined) return false;
-if(!(typeof v117 == "string" || Number.isInteger(v117))) return false;
-}
-{const v118 = data["method"];
+{const v118 = data["jsonrpc"];
 if(v118 === undefined) return false;
-if(!(typeof v118 == "string")) return false;
-if(!(v118 === "message/stream")) return false;
+if(!(v118 === "2.0")) return false;
 }
-{const v119 = data["params"];
+{const v119 = data["id"];
 if(v119 === undefined) return false;
-if(!fast56(v119)) return false;
+if(!(typeof v119 == "string" || Number.isInteger(v119))) return false;
 }
-return true;
+{const v120 = data["method"];
+if(v120 === undefined) return false;
+if(!(typeof v120 == "string")) return false;
+if(!(v120 === "message/stream")) return false;
 }
-function fast125(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v126 = data["id"];
-if(v126 === undefined) return false;
-if(!(typeof v126 == "string")) return false;
-}
-{const v127 = data["historyLength"];
-if(v127 !== undefined){
-if(!(Number.isInteger(v127))) return false;
-}}
-{const v128 = data["metadata"];
-if(v128 !== undefined){
-if(!((v128 && typeof v128 == "object" && !Array.isArray(v128)))) return false;
-}}
-return true;
-}
-function fast120(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v121 = data["jsonrpc"];
+{const v121 = data["params"];
 if(v121 === undefined) return false;
-if(!(v121 === "2.0")) return false;
+if(!fast57(v121)) return false;
 }
-{const v122 = data["id"];
-if(v122 === undefined) return false;
-if(!(typeof v122 == "string" || Number.isInteger(v122))) return false;
+return true;
 }
-{const v123 = data["method"];
+function fast127(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v128 = data["id"];
+if(v128 === undefined) return false;
+if(!(typeof v128 == "string")) return false;
+}
+{const v129 = data["historyLength"];
+if(v129 !== undefined){
+if(!(Number.isInteger(v129))) return false;
+}}
+{const v130 = data["metadata"];
+if(v130 !== undefined){
+if(!((v130 && typeof v130 == "object" && !Array.isArray(v130)))) return false;
+}}
+return true;
+}
+function fast122(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v123 = data["jsonrpc"];
 if(v123 === undefined) return false;
-if(!(typeof v123 == "string")) return false;
-if(!(v123 === "tasks/get")) return false;
+if(!(v123 === "2.0")) return false;
 }
-{const v124 = data["params"];
+{const v124 = data["id"];
 if(v124 === undefined) return false;
-if(!fast125(v124)) return false;
+if(!(typeof v124 == "string" || Number.isInteger(v124))) return false;
+}
+{const v125 = data["method"];
+if(v125 === undefined) return false;
+if(!(typeof v125 == "string")) return false;
+if(!(v125 === "tasks/get")) return false;
+}
+{const v126 = data["params"];
+if(v126 === undefined) return false;
+if(!fast127(v126)) return false;
 }
 return true;
 }
-function fast134(data){
+function fast136(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v135 = data["id"];
-if(v135 === undefined) return false;
-if(!(typeof v135 == "string")) return false;
+{const v137 = data["id"];
+if(v137 === undefined) return false;
+if(!(typeof v137 == "string")) return false;
 }
-{const v136 = data["metadata"];
-if(v136 !== undefined){
-if(!((v136 && typeof v136 == "object" && !Array.isArray(v136)))) return false;
+{const v138 = data["metadata"];
+if(v138 !== undefined){
+if(!((v138 && typeof v138 == "object" && !Array.isArray(v138)))) return false;
 }}
 return true;
 }
-function fast129(data){
+function fast131(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v130 = data["jsonrpc"];
-if(v130 === undefined) return false;
-if(!(v130 === "2.0")) return false;
-}
-{const v131 = data["id"];
-if(v131 === undefined) return false;
-if(!(typeof v131 == "string" || Number.isInteger(v131))) return false;
-}
-{const v132 = data["method"];
+{const v132 = data["jsonrpc"];
 if(v132 === undefined) return false;
-if(!(typeof v132 == "string")) return false;
-if(!(v132 === "tasks/cancel")) return false;
+if(!(v132 === "2.0")) return false;
 }
-{const v133 = data["params"];
+{const v133 = data["id"];
 if(v133 === undefined) return false;
-if(!fast134(v133)) return false;
+if(!(typeof v133 == "string" || Number.isInteger(v133))) return false;
+}
+{const v134 = data["method"];
+if(v134 === undefined) return false;
+if(!(typeof v134 == "string")) return false;
+if(!(v134 === "tasks/cancel")) return false;
+}
+{const v135 = data["params"];
+if(v135 === undefined) return false;
+if(!fast136(v135)) return false;
 }
 return true;
 }
-function fast142(data){
+function fast144(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v143 = data["taskId"];
-if(v143 === undefined) return false;
-if(!(typeof v143 == "string")) return false;
+{const v145 = data["taskId"];
+if(v145 === undefined) return false;
+if(!(typeof v145 == "string")) return false;
 }
-{const v144 = data["pushNotificationConfig"];
-if(v144 === undefined) return false;
-if(!fast104(v144)) return false;
-}
-return true;
-}
-function fast137(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v138 = data["jsonrpc"];
-if(v138 === undefined) return false;
-if(!(v138 === "2.0")) return false;
-}
-{const v139 = data["id"];
-if(v139 === undefined) return false;
-if(!(typeof v139 == "string" || Number.isInteger(v139))) return false;
-}
-{const v140 = data["method"];
-if(v140 === undefined) return false;
-if(!(typeof v140 == "string")) return false;
-if(!(v140 === "tasks/pushNotificationConfig/set")) return false;
-}
-{const v141 = data["params"];
-if(v141 === undefined) return false;
-if(!fast142(v141)) return false;
-}
-return true;
-}
-function fast150(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v151 = data["id"];
-if(v151 === undefined) return false;
-if(!(typeof v151 == "string")) return false;
-}
-{const v152 = data["pushNotificationConfigId"];
-if(v152 !== undefined){
-if(!(typeof v152 == "string")) return false;
-}}
-{const v153 = data["metadata"];
-if(v153 !== undefined){
-if(!((v153 && typeof v153 == "object" && !Array.isArray(v153)))) return false;
-}}
-return true;
-}
-function fast145(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v146 = data["jsonrpc"];
+{const v146 = data["pushNotificationConfig"];
 if(v146 === undefined) return false;
-if(!(v146 === "2.0")) return false;
+if(!fast106(v146)) return false;
 }
-{const v147 = data["id"];
-if(v147 === undefined) return false;
-if(!(typeof v147 == "string" || Number.isInteger(v147))) return false;
+return true;
 }
-{const v148 = data["method"];
+function fast139(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v140 = data["jsonrpc"];
+if(v140 === undefined) return false;
+if(!(v140 === "2.0")) return false;
+}
+{const v141 = data["id"];
+if(v141 === undefined) return false;
+if(!(typeof v141 == "string" || Number.isInteger(v141))) return false;
+}
+{const v142 = data["method"];
+if(v142 === undefined) return false;
+if(!(typeof v142 == "string")) return false;
+if(!(v142 === "tasks/pushNotificationConfig/set")) return false;
+}
+{const v143 = data["params"];
+if(v143 === undefined) return false;
+if(!fast144(v143)) return false;
+}
+return true;
+}
+function fast152(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v153 = data["id"];
+if(v153 === undefined) return false;
+if(!(typeof v153 == "string")) return false;
+}
+{const v154 = data["pushNotificationConfigId"];
+if(v154 !== undefined){
+if(!(typeof v154 == "string")) return false;
+}}
+{const v155 = data["metadata"];
+if(v155 !== undefined){
+if(!((v155 && typeof v155 == "object" && !Array.isArray(v155)))) return false;
+}}
+return true;
+}
+function fast147(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v148 = data["jsonrpc"];
 if(v148 === undefined) return false;
-if(!(typeof v148 == "string")) return false;
-if(!(v148 === "tasks/pushNotificationConfig/get")) return false;
+if(!(v148 === "2.0")) return false;
 }
-{const v149 = data["params"];
+{const v149 = data["id"];
 if(v149 === undefined) return false;
-if(!(fast134(v149) || fast150(v149))) return false;
+if(!(typeof v149 == "string" || Number.isInteger(v149))) return false;
+}
+{const v150 = data["method"];
+if(v150 === undefined) return false;
+if(!(typeof v150 == "string")) return false;
+if(!(v150 === "tasks/pushNotificationConfig/get")) return false;
+}
+{const v151 = data["params"];
+if(v151 === undefined) return false;
+if(!(fast136(v151) || fast152(v151))) return false;
 }
 return true;
 }
-function fast154(data){
+function fast156(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v155 = data["jsonrpc"];
-if(v155 === undefined) return false;
-if(!(v155 === "2.0")) return false;
-}
-{const v156 = data["id"];
-if(v156 === undefined) return false;
-if(!(typeof v156 == "string" || Number.isInteger(v156))) return false;
-}
-{const v157 = data["method"];
+{const v157 = data["jsonrpc"];
 if(v157 === undefined) return false;
-if(!(typeof v157 == "string")) return false;
-if(!(v157 === "tasks/resubscribe")) return false;
+if(!(v157 === "2.0")) return false;
 }
-{const v158 = data["params"];
+{const v158 = data["id"];
 if(v158 === undefined) return false;
-if(!fast134(v158)) return false;
+if(!(typeof v158 == "string" || Number.isInteger(v158))) return false;
 }
-return true;
+{const v159 = data["method"];
+if(v159 === undefined) return false;
+if(!(typeof v159 == "string")) return false;
+if(!(v159 === "tasks/resubscribe")) return false;
 }
-function fast164(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v165 = data["id"];
-if(v165 === undefined) return false;
-if(!(typeof v165 == "string")) return false;
-}
-{const v166 = data["metadata"];
-if(v166 !== undefined){
-if(!((v166 && typeof v166 == "object" && !Array.isArray(v166)))) return false;
-}}
-return true;
-}
-function fast159(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v160 = data["jsonrpc"];
+{const v160 = data["params"];
 if(v160 === undefined) return false;
-if(!(v160 === "2.0")) return false;
-}
-{const v161 = data["id"];
-if(v161 === undefined) return false;
-if(!(typeof v161 == "string" || Number.isInteger(v161))) return false;
-}
-{const v162 = data["method"];
-if(v162 === undefined) return false;
-if(!(typeof v162 == "string")) return false;
-if(!(v162 === "tasks/pushNotificationConfig/list")) return false;
-}
-{const v163 = data["params"];
-if(v163 === undefined) return false;
-if(!fast164(v163)) return false;
+if(!fast136(v160)) return false;
 }
 return true;
 }
-function fast172(data){
+function fast166(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v173 = data["id"];
-if(v173 === undefined) return false;
-if(!(typeof v173 == "string")) return false;
+{const v167 = data["id"];
+if(v167 === undefined) return false;
+if(!(typeof v167 == "string")) return false;
 }
-{const v174 = data["pushNotificationConfigId"];
-if(v174 === undefined) return false;
-if(!(typeof v174 == "string")) return false;
-}
-{const v175 = data["metadata"];
-if(v175 !== undefined){
-if(!((v175 && typeof v175 == "object" && !Array.isArray(v175)))) return false;
+{const v168 = data["metadata"];
+if(v168 !== undefined){
+if(!((v168 && typeof v168 == "object" && !Array.isArray(v168)))) return false;
 }}
 return true;
 }
-function fast167(data){
+function fast161(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v168 = data["jsonrpc"];
-if(v168 === undefined) return false;
-if(!(v168 === "2.0")) return false;
+{const v162 = data["jsonrpc"];
+if(v162 === undefined) return false;
+if(!(v162 === "2.0")) return false;
 }
-{const v169 = data["id"];
-if(v169 === undefined) return false;
-if(!(typeof v169 == "string" || Number.isInteger(v169))) return false;
+{const v163 = data["id"];
+if(v163 === undefined) return false;
+if(!(typeof v163 == "string" || Number.isInteger(v163))) return false;
 }
-{const v170 = data["method"];
+{const v164 = data["method"];
+if(v164 === undefined) return false;
+if(!(typeof v164 == "string")) return false;
+if(!(v164 === "tasks/pushNotificationConfig/list")) return false;
+}
+{const v165 = data["params"];
+if(v165 === undefined) return false;
+if(!fast166(v165)) return false;
+}
+return true;
+}
+function fast174(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v175 = data["id"];
+if(v175 === undefined) return false;
+if(!(typeof v175 == "string")) return false;
+}
+{const v176 = data["pushNotificationConfigId"];
+if(v176 === undefined) return false;
+if(!(typeof v176 == "string")) return false;
+}
+{const v177 = data["metadata"];
+if(v177 !== undefined){
+if(!((v177 && typeof v177 == "object" && !Array.isArray(v177)))) return false;
+}}
+return true;
+}
+function fast169(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v170 = data["jsonrpc"];
 if(v170 === undefined) return false;
-if(!(typeof v170 == "string")) return false;
-if(!(v170 === "tasks/pushNotificationConfig/delete")) return false;
+if(!(v170 === "2.0")) return false;
 }
-{const v171 = data["params"];
+{const v171 = data["id"];
 if(v171 === undefined) return false;
-if(!fast172(v171)) return false;
+if(!(typeof v171 == "string" || Number.isInteger(v171))) return false;
+}
+{const v172 = data["method"];
+if(v172 === undefined) return false;
+if(!(typeof v172 == "string")) return false;
+if(!(v172 === "tasks/pushNotificationConfig/delete")) return false;
+}
+{const v173 = data["params"];
+if(v173 === undefined) return false;
+if(!fast174(v173)) return false;
 }
 return true;
 }
-function fast176(data){
+function fast178(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v177 = data["jsonrpc"];
-if(v177 === undefined) return false;
-if(!(v177 === "2.0")) return false;
-}
-{const v178 = data["id"];
-if(v178 === undefined) return false;
-if(!(typeof v178 == "string" || Number.isInteger(v178))) return false;
-}
-{const v179 = data["method"];
+{const v179 = data["jsonrpc"];
 if(v179 === undefined) return false;
-if(!(typeof v179 == "string")) return false;
-if(!(v179 === "agent/getAuthenticatedExtendedCard")) return false;
+if(!(v179 === "2.0")) return false;
+}
+{const v180 = data["id"];
+if(v180 === undefined) return false;
+if(!(typeof v180 == "string" || Number.isInteger(v180))) return false;
+}
+{const v181 = data["method"];
+if(v181 === undefined) return false;
+if(!(typeof v181 == "string")) return false;
+if(!(v181 === "agent/getAuthenticatedExtendedCard")) return false;
 }
 return true;
 }
-function fast180(data){
+function fast182(data){
 const t = data["method"];
 if(typeof t !== "string") return false;
-if(t === "message/send") return fast51(data);
-if(t === "message/stream") return fast115(data);
-if(t === "tasks/get") return fast120(data);
-if(t === "tasks/cancel") return fast129(data);
-if(t === "tasks/pushNotificationConfig/set") return fast137(data);
-if(t === "tasks/pushNotificationConfig/get") return fast145(data);
-if(t === "tasks/resubscribe") return fast154(data);
-if(t === "tasks/pushNotificationConfig/list") return fast159(data);
-if(t === "tasks/pushNotificationConfig/delete") return fast167(data);
-if(t === "agent/getAuthenticatedExtendedCard") return fast176(data);
+if(t === "message/send") return fast52(data);
+if(t === "message/stream") return fast117(data);
+if(t === "tasks/get") return fast122(data);
+if(t === "tasks/cancel") return fast131(data);
+if(t === "tasks/pushNotificationConfig/set") return fast139(data);
+if(t === "tasks/pushNotificationConfig/get") return fast147(data);
+if(t === "tasks/resubscribe") return fast156(data);
+if(t === "tasks/pushNotificationConfig/list") return fast161(data);
+if(t === "tasks/pushNotificationConfig/delete") return fast169(data);
+if(t === "agent/getAuthenticatedExtendedCard") return fast178(data);
 return false;
 }
-function fast49(data){
+function fast50(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v50 = data["method"];
-if(v50 === undefined) return false;
-if(!(typeof v50 == "string")) return false;
+{const v51 = data["method"];
+if(v51 === undefined) return false;
+if(!(typeof v51 == "string")) return false;
 }
-if(!fast180(data)) return false;
+if(!fast182(data)) return false;
 return true;
 }
-function fast181(data){
+function fast183(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v182 = data["type"];
-if(v182 === undefined) return false;
-if(!(typeof v182 == "string")) return false;
-if(!(v182 === "apiKey")) return false;
-}
-{const v183 = data["description"];
-if(v183 !== undefined){
-if(!(typeof v183 == "string")) return false;
-}}
-{const v184 = data["in"];
+{const v184 = data["type"];
 if(v184 === undefined) return false;
 if(!(typeof v184 == "string")) return false;
-if(!(v184 === "cookie" || v184 === "header" || v184 === "query")) return false;
+if(!(v184 === "apiKey")) return false;
 }
-{const v185 = data["name"];
-if(v185 === undefined) return false;
+{const v185 = data["description"];
+if(v185 !== undefined){
 if(!(typeof v185 == "string")) return false;
+}}
+{const v186 = data["in"];
+if(v186 === undefined) return false;
+if(!(typeof v186 == "string")) return false;
+if(!(v186 === "cookie" || v186 === "header" || v186 === "query")) return false;
+}
+{const v187 = data["name"];
+if(v187 === undefined) return false;
+if(!(typeof v187 == "string")) return false;
 }
 return true;
 }
-function fast192(data){
+function fast194(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v193 = data["uri"];
-if(v193 === undefined) return false;
-if(!(typeof v193 == "string")) return false;
+{const v195 = data["uri"];
+if(v195 === undefined) return false;
+if(!(typeof v195 == "string")) return false;
 }
-{const v194 = data["description"];
-if(v194 !== undefined){
-if(!(typeof v194 == "string")) return false;
-}}
-{const v195 = data["required"];
-if(v195 !== undefined){
-if(!(typeof v195 == "boolean")) return false;
-}}
-{const v196 = data["params"];
+{const v196 = data["description"];
 if(v196 !== undefined){
-if(!((v196 && typeof v196 == "object" && !Array.isArray(v196)))) return false;
+if(!(typeof v196 == "string")) return false;
+}}
+{const v197 = data["required"];
+if(v197 !== undefined){
+if(!(typeof v197 == "boolean")) return false;
+}}
+{const v198 = data["params"];
+if(v198 !== undefined){
+if(!((v198 && typeof v198 == "object" && !Array.isArray(v198)))) return false;
 }}
 return true;
 }
-function fast186(data){
+function fast188(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v187 = data["streaming"];
-if(v187 !== undefined){
-if(!(typeof v187 == "boolean")) return false;
-}}
-{const v188 = data["pushNotifications"];
-if(v188 !== undefined){
-if(!(typeof v188 == "boolean")) return false;
-}}
-{const v189 = data["stateTransitionHistory"];
+{const v189 = data["streaming"];
 if(v189 !== undefined){
 if(!(typeof v189 == "boolean")) return false;
 }}
-{const v190 = data["extensions"];
+{const v190 = data["pushNotifications"];
 if(v190 !== undefined){
-if(!(Array.isArray(v190))) return false;
-for(let v191 = 0; v191 < v190.length; v191++){
-if(!fast192(v190[v191])) return false;
+if(!(typeof v190 == "boolean")) return false;
+}}
+{const v191 = data["stateTransitionHistory"];
+if(v191 !== undefined){
+if(!(typeof v191 == "boolean")) return false;
+}}
+{const v192 = data["extensions"];
+if(v192 !== undefined){
+if(!(Array.isArray(v192))) return false;
+for(let v193 = 0; v193 < v192.length; v193++){
+if(!fast194(v192[v193])) return false;
 }
 }}
 return true;
 }
-function fast205(data){
+function fast207(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v206 = data["url"];
-if(v206 === undefined) return false;
-if(!(typeof v206 == "string")) return false;
+{const v208 = data["url"];
+if(v208 === undefined) return false;
+if(!(typeof v208 == "string")) return false;
 }
-{const v207 = data["transport"];
-if(v207 === undefined) return false;
-if(!(typeof v207 == "string")) return false;
+{const v209 = data["transport"];
+if(v209 === undefined) return false;
+if(!(typeof v209 == "string")) return false;
 }
 return true;
 }
-function fast210(data){
+function fast212(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v211 = data["organization"];
-if(v211 === undefined) return false;
-if(!(typeof v211 == "string")) return false;
+{const v213 = data["organization"];
+if(v213 === undefined) return false;
+if(!(typeof v213 == "string")) return false;
 }
-{const v212 = data["url"];
-if(v212 === undefined) return false;
-if(!(typeof v212 == "string")) return false;
+{const v214 = data["url"];
+if(v214 === undefined) return false;
+if(!(typeof v214 == "string")) return false;
 }
 return true;
+}
+function fast222(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v223 = data["type"];
+if(v223 === undefined) return false;
+if(!(typeof v223 == "string")) return false;
+if(!(v223 === "http")) return false;
+}
+{const v224 = data["description"];
+if(v224 !== undefined){
+if(!(typeof v224 == "string")) return false;
+}}
+{const v225 = data["scheme"];
+if(v225 === undefined) return false;
+if(!(typeof v225 == "string")) return false;
+}
+{const v226 = data["bearerFormat"];
+if(v226 !== undefined){
+if(!(typeof v226 == "string")) return false;
+}}
+return true;
+}
+function fast233(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v234 = data["authorizationUrl"];
+if(v234 === undefined) return false;
+if(!(typeof v234 == "string")) return false;
+}
+{const v235 = data["tokenUrl"];
+if(v235 === undefined) return false;
+if(!(typeof v235 == "string")) return false;
+}
+{const v236 = data["refreshUrl"];
+if(v236 !== undefined){
+if(!(typeof v236 == "string")) return false;
+}}
+{const v237 = data["scopes"];
+if(v237 === undefined) return false;
+if(!((v237 && typeof v237 == "object" && !Array.isArray(v237)))) return false;
+for(const v238 in v237){
+if(!(typeof v237[v238] == "string")) return false;
+}
+}
+return true;
+}
+function fast240(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v241 = data["tokenUrl"];
+if(v241 === undefined) return false;
+if(!(typeof v241 == "string")) return false;
+}
+{const v242 = data["refreshUrl"];
+if(v242 !== undefined){
+if(!(typeof v242 == "string")) return false;
+}}
+{const v243 = data["scopes"];
+if(v243 === undefined) return false;
+if(!((v243 && typeof v243 == "object" && !Array.isArray(v243)))) return false;
+for(const v244 in v243){
+if(!(typeof v243[v244] == "string")) return false;
+}
+}
+return true;
+}
+function fast246(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v247 = data["authorizationUrl"];
+if(v247 === undefined) return false;
+if(!(typeof v247 == "string")) return false;
+}
+{const v248 = data["refreshUrl"];
+if(v248 !== undefined){
+if(!(typeof v248 == "string")) return false;
+}}
+{const v249 = data["scopes"];
+if(v249 === undefined) return false;
+if(!((v249 && typeof v249 == "object" && !Array.isArray(v249)))) return false;
+for(const v250 in v249){
+if(!(typeof v249[v250] == "string")) return false;
+}
+}
+return true;
+}
+function fast252(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v253 = data["tokenUrl"];
+if(v253 === undefined) return false;
+if(!(typeof v253 == "string")) return false;
+}
+{const v254 = data["refreshUrl"];
+if(v254 !== undefined){
+if(!(typeof v254 == "string")) return false;
+}}
+{const v255 = data["scopes"];
+if(v255 === undefined) return false;
+if(!((v255 && typeof v255 == "object" && !Array.isArray(v255)))) return false;
+for(const v256 in v255){
+if(!(typeof v255[v256] == "string")) return false;
+}
+}
+return true;
+}
+function fast231(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v232 = data["authorizationCode"];
+if(v232 !== undefined){
+if(!fast233(v232)) return false;
+}}
+{const v239 = data["clientCredentials"];
+if(v239 !== undefined){
+if(!fast240(v239)) return false;
+}}
+{const v245 = data["implicit"];
+if(v245 !== undefined){
+if(!fast246(v245)) return false;
+}}
+{const v251 = data["password"];
+if(v251 !== undefined){
+if(!fast252(v251)) return false;
+}}
+return true;
+}
+function fast227(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v228 = data["type"];
+if(v228 === undefined) return false;
+if(!(typeof v228 == "string")) return false;
+if(!(v228 === "oauth2")) return false;
+}
+{const v229 = data["description"];
+if(v229 !== undefined){
+if(!(typeof v229 == "string")) return false;
+}}
+{const v230 = data["flows"];
+if(v230 === undefined) return false;
+if(!fast231(v230)) return false;
+}
+{const v257 = data["oauth2MetadataUrl"];
+if(v257 !== undefined){
+if(!(typeof v257 == "string")) return false;
+}}
+return true;
+}
+function fast258(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v259 = data["type"];
+if(v259 === undefined) return false;
+if(!(typeof v259 == "string")) return false;
+if(!(v259 === "openIdConnect")) return false;
+}
+{const v260 = data["description"];
+if(v260 !== undefined){
+if(!(typeof v260 == "string")) return false;
+}}
+{const v261 = data["openIdConnectUrl"];
+if(v261 === undefined) return false;
+if(!(typeof v261 == "string")) return false;
+}
+return true;
+}
+function fast262(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v263 = data["type"];
+if(v263 === undefined) return false;
+if(!(typeof v263 == "string")) return false;
+if(!(v263 === "mutualTLS")) return false;
+}
+{const v264 = data["description"];
+if(v264 !== undefined){
+if(!(typeof v264 == "string")) return false;
+}}
+return true;
+}
+function fast265(data){
+const t = data["type"];
+if(typeof t !== "string") return false;
+if(t === "apiKey") return fast183(data);
+if(t === "http") return fast222(data);
+if(t === "oauth2") return fast227(data);
+if(t === "openIdConnect") return fast258(data);
+if(t === "mutualTLS") return fast262(data);
+return false;
 }
 function fast220(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v221 = data["type"];
 if(v221 === undefined) return false;
 if(!(typeof v221 == "string")) return false;
-if(!(v221 === "http")) return false;
 }
-{const v222 = data["description"];
-if(v222 !== undefined){
-if(!(typeof v222 == "string")) return false;
-}}
-{const v223 = data["scheme"];
-if(v223 === undefined) return false;
-if(!(typeof v223 == "string")) return false;
-}
-{const v224 = data["bearerFormat"];
-if(v224 !== undefined){
-if(!(typeof v224 == "string")) return false;
-}}
+if(!fast265(data)) return false;
 return true;
 }
-function fast231(data){
+function fast276(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v232 = data["authorizationUrl"];
-if(v232 === undefined) return false;
-if(!(typeof v232 == "string")) return false;
-}
-{const v233 = data["tokenUrl"];
-if(v233 === undefined) return false;
-if(!(typeof v233 == "string")) return false;
-}
-{const v234 = data["refreshUrl"];
-if(v234 !== undefined){
-if(!(typeof v234 == "string")) return false;
-}}
-{const v235 = data["scopes"];
-if(v235 === undefined) return false;
-if(!((v235 && typeof v235 == "object" && !Array.isArray(v235)))) return false;
-for(const v236 in v235){
-if(!(typeof v235[v236] == "string")) return false;
-}
-}
-return true;
-}
-function fast238(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v239 = data["tokenUrl"];
-if(v239 === undefined) return false;
-if(!(typeof v239 == "string")) return false;
-}
-{const v240 = data["refreshUrl"];
-if(v240 !== undefined){
-if(!(typeof v240 == "string")) return false;
-}}
-{const v241 = data["scopes"];
-if(v241 === undefined) return false;
-if(!((v241 && typeof v241 == "object" && !Array.isArray(v241)))) return false;
-for(const v242 in v241){
-if(!(typeof v241[v242] == "string")) return false;
-}
-}
-return true;
-}
-function fast244(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v245 = data["authorizationUrl"];
-if(v245 === undefined) return false;
-if(!(typeof v245 == "string")) return false;
-}
-{const v246 = data["refreshUrl"];
-if(v246 !== undefined){
-if(!(typeof v246 == "string")) return false;
-}}
-{const v247 = data["scopes"];
-if(v247 === undefined) return false;
-if(!((v247 && typeof v247 == "object" && !Array.isArray(v247)))) return false;
-for(const v248 in v247){
-if(!(typeof v247[v248] == "string")) return false;
-}
-}
-return true;
-}
-function fast250(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v251 = data["tokenUrl"];
-if(v251 === undefined) return false;
-if(!(typeof v251 == "string")) return false;
-}
-{const v252 = data["refreshUrl"];
-if(v252 !== undefined){
-if(!(typeof v252 == "string")) return false;
-}}
-{const v253 = data["scopes"];
-if(v253 === undefined) return false;
-if(!((v253 && typeof v253 == "object" && !Array.isArray(v253)))) return false;
-for(const v254 in v253){
-if(!(typeof v253[v254] == "string")) return false;
-}
-}
-return true;
-}
-function fast229(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v230 = data["authorizationCode"];
-if(v230 !== undefined){
-if(!fast231(v230)) return false;
-}}
-{const v237 = data["clientCredentials"];
-if(v237 !== undefined){
-if(!fast238(v237)) return false;
-}}
-{const v243 = data["implicit"];
-if(v243 !== undefined){
-if(!fast244(v243)) return false;
-}}
-{const v249 = data["password"];
-if(v249 !== undefined){
-if(!fast250(v249)) return false;
-}}
-return true;
-}
-function fast225(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v226 = data["type"];
-if(v226 === undefined) return false;
-if(!(typeof v226 == "string")) return false;
-if(!(v226 === "oauth2")) return false;
-}
-{const v227 = data["description"];
-if(v227 !== undefined){
-if(!(typeof v227 == "string")) return false;
-}}
-{const v228 = data["flows"];
-if(v228 === undefined) return false;
-if(!fast229(v228)) return false;
-}
-{const v255 = data["oauth2MetadataUrl"];
-if(v255 !== undefined){
-if(!(typeof v255 == "string")) return false;
-}}
-return true;
-}
-function fast256(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v257 = data["type"];
-if(v257 === undefined) return false;
-if(!(typeof v257 == "string")) return false;
-if(!(v257 === "openIdConnect")) return false;
-}
-{const v258 = data["description"];
-if(v258 !== undefined){
-if(!(typeof v258 == "string")) return false;
-}}
-{const v259 = data["openIdConnectUrl"];
-if(v259 === undefined) return false;
-if(!(typeof v259 == "string")) return false;
-}
-return true;
-}
-function fast260(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v261 = data["type"];
-if(v261 === undefined) return false;
-if(!(typeof v261 == "string")) return false;
-if(!(v261 === "mutualTLS")) return false;
-}
-{const v262 = data["description"];
-if(v262 !== undefined){
-if(!(typeof v262 == "string")) return false;
-}}
-return true;
-}
-function fast263(data){
-const t = data["type"];
-if(typeof t !== "string") return false;
-if(t === "apiKey") return fast181(data);
-if(t === "http") return fast220(data);
-if(t === "oauth2") return fast225(data);
-if(t === "openIdConnect") return fast256(data);
-if(t === "mutualTLS") return fast260(data);
-return false;
-}
-function fast218(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v219 = data["type"];
-if(v219 === undefined) return false;
-if(!(typeof v219 == "string")) return false;
-}
-if(!fast263(data)) return false;
-return true;
-}
-function fast274(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v275 = data["id"];
-if(v275 === undefined) return false;
-if(!(typeof v275 == "string")) return false;
-}
-{const v276 = data["name"];
-if(v276 === undefined) return false;
-if(!(typeof v276 == "string")) return false;
-}
-{const v277 = data["description"];
+{const v277 = data["id"];
 if(v277 === undefined) return false;
 if(!(typeof v277 == "string")) return false;
 }
-{const v278 = data["tags"];
+{const v278 = data["name"];
 if(v278 === undefined) return false;
-if(!(Array.isArray(v278))) return false;
-for(let v279 = 0; v279 < v278.length; v279++){
-if(!(typeof v278[v279] == "string")) return false;
+if(!(typeof v278 == "string")) return false;
 }
+{const v279 = data["description"];
+if(v279 === undefined) return false;
+if(!(typeof v279 == "string")) return false;
 }
-{const v280 = data["examples"];
-if(v280 !== undefined){
+{const v280 = data["tags"];
+if(v280 === undefined) return false;
 if(!(Array.isArray(v280))) return false;
 for(let v281 = 0; v281 < v280.length; v281++){
 if(!(typeof v280[v281] == "string")) return false;
 }
-}}
-{const v282 = data["inputModes"];
+}
+{const v282 = data["examples"];
 if(v282 !== undefined){
 if(!(Array.isArray(v282))) return false;
 for(let v283 = 0; v283 < v282.length; v283++){
 if(!(typeof v282[v283] == "string")) return false;
 }
 }}
-{const v284 = data["outputModes"];
+{const v284 = data["inputModes"];
 if(v284 !== undefined){
 if(!(Array.isArray(v284))) return false;
 for(let v285 = 0; v285 < v284.length; v285++){
 if(!(typeof v284[v285] == "string")) return false;
 }
 }}
-{const v286 = data["security"];
+{const v286 = data["outputModes"];
 if(v286 !== undefined){
 if(!(Array.isArray(v286))) return false;
 for(let v287 = 0; v287 < v286.length; v287++){
-if(!((v286[v287] && typeof v286[v287] == "object" && !Array.isArray(v286[v287])))) return false;
-for(const v288 in v286[v287]){
-if(!(Array.isArray(v286[v287][v288]))) return false;
-for(let v289 = 0; v289 < v286[v287][v288].length; v289++){
-if(!(typeof v286[v287][v288][v289] == "string")) return false;
+if(!(typeof v286[v287] == "string")) return false;
+}
+}}
+{const v288 = data["security"];
+if(v288 !== undefined){
+if(!(Array.isArray(v288))) return false;
+for(let v289 = 0; v289 < v288.length; v289++){
+if(!((v288[v289] && typeof v288[v289] == "object" && !Array.isArray(v288[v289])))) return false;
+for(const v290 in v288[v289]){
+if(!(Array.isArray(v288[v289][v290]))) return false;
+for(let v291 = 0; v291 < v288[v289][v290].length; v291++){
+if(!(typeof v288[v289][v290][v291] == "string")) return false;
 }
 }
 }
 }}
 return true;
 }
-function fast293(data){
+function fast295(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v294 = data["protected"];
-if(v294 === undefined) return false;
-if(!(typeof v294 == "string")) return false;
+{const v296 = data["protected"];
+if(v296 === undefined) return false;
+if(!(typeof v296 == "string")) return false;
 }
-{const v295 = data["signature"];
-if(v295 === undefined) return false;
-if(!(typeof v295 == "string")) return false;
+{const v297 = data["signature"];
+if(v297 === undefined) return false;
+if(!(typeof v297 == "string")) return false;
 }
-{const v296 = data["header"];
-if(v296 !== undefined){
-if(!((v296 && typeof v296 == "object" && !Array.isArray(v296)))) return false;
+{const v298 = data["header"];
+if(v298 !== undefined){
+if(!((v298 && typeof v298 == "object" && !Array.isArray(v298)))) return false;
 }}
 return true;
 }
-function fast197(data){
+function fast199(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v198 = data["protocolVersion"];
-if(v198 === undefined) return false;
-if(!(typeof v198 == "string")) return false;
-}
-{const v199 = data["name"];
-if(v199 === undefined) return false;
-if(!(typeof v199 == "string")) return false;
-}
-{const v200 = data["description"];
+{const v200 = data["protocolVersion"];
 if(v200 === undefined) return false;
 if(!(typeof v200 == "string")) return false;
 }
-{const v201 = data["url"];
+{const v201 = data["name"];
 if(v201 === undefined) return false;
 if(!(typeof v201 == "string")) return false;
 }
-{const v202 = data["preferredTransport"];
-if(v202 !== undefined){
+{const v202 = data["description"];
+if(v202 === undefined) return false;
 if(!(typeof v202 == "string")) return false;
+}
+{const v203 = data["url"];
+if(v203 === undefined) return false;
+if(!(typeof v203 == "string")) return false;
+}
+{const v204 = data["preferredTransport"];
+if(v204 !== undefined){
+if(!(typeof v204 == "string")) return false;
 }}
-{const v203 = data["additionalInterfaces"];
-if(v203 !== undefined){
-if(!(Array.isArray(v203))) return false;
-for(let v204 = 0; v204 < v203.length; v204++){
-if(!fast205(v203[v204])) return false;
+{const v205 = data["additionalInterfaces"];
+if(v205 !== undefined){
+if(!(Array.isArray(v205))) return false;
+for(let v206 = 0; v206 < v205.length; v206++){
+if(!fast207(v205[v206])) return false;
 }
 }}
-{const v208 = data["iconUrl"];
-if(v208 !== undefined){
-if(!(typeof v208 == "string")) return false;
+{const v210 = data["iconUrl"];
+if(v210 !== undefined){
+if(!(typeof v210 == "string")) return false;
 }}
-{const v209 = data["provider"];
-if(v209 !== undefined){
-if(!fast210(v209)) return false;
+{const v211 = data["provider"];
+if(v211 !== undefined){
+if(!fast212(v211)) return false;
 }}
-{const v213 = data["version"];
-if(v213 === undefined) return false;
-if(!(typeof v213 == "string")) return false;
-}
-{const v214 = data["documentationUrl"];
-if(v214 !== undefined){
-if(!(typeof v214 == "string")) return false;
-}}
-{const v215 = data["capabilities"];
+{const v215 = data["version"];
 if(v215 === undefined) return false;
-if(!fast186(v215)) return false;
+if(!(typeof v215 == "string")) return false;
 }
-{const v216 = data["securitySchemes"];
+{const v216 = data["documentationUrl"];
 if(v216 !== undefined){
-if(!((v216 && typeof v216 == "object" && !Array.isArray(v216)))) return false;
-for(const v217 in v216){
-if(!fast218(v216[v217])) return false;
+if(!(typeof v216 == "string")) return false;
+}}
+{const v217 = data["capabilities"];
+if(v217 === undefined) return false;
+if(!fast188(v217)) return false;
+}
+{const v218 = data["securitySchemes"];
+if(v218 !== undefined){
+if(!((v218 && typeof v218 == "object" && !Array.isArray(v218)))) return false;
+for(const v219 in v218){
+if(!fast220(v218[v219])) return false;
 }
 }}
-{const v264 = data["security"];
-if(v264 !== undefined){
-if(!(Array.isArray(v264))) return false;
-for(let v265 = 0; v265 < v264.length; v265++){
-if(!((v264[v265] && typeof v264[v265] == "object" && !Array.isArray(v264[v265])))) return false;
-for(const v266 in v264[v265]){
-if(!(Array.isArray(v264[v265][v266]))) return false;
-for(let v267 = 0; v267 < v264[v265][v266].length; v267++){
-if(!(typeof v264[v265][v266][v267] == "string")) return false;
+{const v266 = data["security"];
+if(v266 !== undefined){
+if(!(Array.isArray(v266))) return false;
+for(let v267 = 0; v267 < v266.length; v267++){
+if(!((v266[v267] && typeof v266[v267] == "object" && !Array.isArray(v266[v267])))) return false;
+for(const v268 in v266[v267]){
+if(!(Array.isArray(v266[v267][v268]))) return false;
+for(let v269 = 0; v269 < v266[v267][v268].length; v269++){
+if(!(typeof v266[v267][v268][v269] == "string")) return false;
 }
 }
 }
 }}
-{const v268 = data["defaultInputModes"];
-if(v268 === undefined) return false;
-if(!(Array.isArray(v268))) return false;
-for(let v269 = 0; v269 < v268.length; v269++){
-if(!(typeof v268[v269] == "string")) return false;
-}
-}
-{const v270 = data["defaultOutputModes"];
+{const v270 = data["defaultInputModes"];
 if(v270 === undefined) return false;
 if(!(Array.isArray(v270))) return false;
 for(let v271 = 0; v271 < v270.length; v271++){
 if(!(typeof v270[v271] == "string")) return false;
 }
 }
-{const v272 = data["skills"];
+{const v272 = data["defaultOutputModes"];
 if(v272 === undefined) return false;
 if(!(Array.isArray(v272))) return false;
 for(let v273 = 0; v273 < v272.length; v273++){
-if(!fast274(v272[v273])) return false;
+if(!(typeof v272[v273] == "string")) return false;
 }
 }
-{const v290 = data["supportsAuthenticatedExtendedCard"];
-if(v290 !== undefined){
-if(!(typeof v290 == "boolean")) return false;
+{const v274 = data["skills"];
+if(v274 === undefined) return false;
+if(!(Array.isArray(v274))) return false;
+for(let v275 = 0; v275 < v274.length; v275++){
+if(!fast276(v274[v275])) return false;
+}
+}
+{const v292 = data["supportsAuthenticatedExtendedCard"];
+if(v292 !== undefined){
+if(!(typeof v292 == "boolean")) return false;
 }}
-{const v291 = data["signatures"];
-if(v291 !== undefined){
-if(!(Array.isArray(v291))) return false;
-for(let v292 = 0; v292 < v291.length; v292++){
-if(!fast293(v291[v292])) return false;
+{const v293 = data["signatures"];
+if(v293 !== undefined){
+if(!(Array.isArray(v293))) return false;
+for(let v294 = 0; v294 < v293.length; v294++){
+if(!fast295(v293[v294])) return false;
 }
 }}
 return true;
 }
-function fast297(data){
+function fast299(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v298 = data["artifactId"];
-if(v298 === undefined) return false;
-if(!(typeof v298 == "string")) return false;
-}
-{const v299 = data["name"];
-if(v299 !== undefined){
-if(!(typeof v299 == "string")) return false;
-}}
-{const v300 = data["description"];
-if(v300 !== undefined){
+{const v300 = data["artifactId"];
+if(v300 === undefined) return false;
 if(!(typeof v300 == "string")) return false;
+}
+{const v301 = data["name"];
+if(v301 !== undefined){
+if(!(typeof v301 == "string")) return false;
 }}
-{const v301 = data["parts"];
-if(v301 === undefined) return false;
-if(!(Array.isArray(v301))) return false;
-for(let v302 = 0; v302 < v301.length; v302++){
-if(!fast64(v301[v302])) return false;
-}
-}
-{const v303 = data["extensions"];
-if(v303 !== undefined){
+{const v302 = data["description"];
+if(v302 !== undefined){
+if(!(typeof v302 == "string")) return false;
+}}
+{const v303 = data["parts"];
+if(v303 === undefined) return false;
 if(!(Array.isArray(v303))) return false;
 for(let v304 = 0; v304 < v303.length; v304++){
-if(!(typeof v303[v304] == "string")) return false;
+if(!fast65(v303[v304])) return false;
+}
+}
+{const v305 = data["extensions"];
+if(v305 !== undefined){
+if(!(Array.isArray(v305))) return false;
+for(let v306 = 0; v306 < v305.length; v306++){
+if(!(typeof v305[v306] == "string")) return false;
 }
 }}
-{const v305 = data["metadata"];
-if(v305 !== undefined){
-if(!((v305 && typeof v305 == "object" && !Array.isArray(v305)))) return false;
+{const v307 = data["metadata"];
+if(v307 !== undefined){
+if(!((v307 && typeof v307 == "object" && !Array.isArray(v307)))) return false;
 }}
 return true;
 }
-function fast318(data){
+function fast320(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "submitted" || data === "working" || data === "input-required" || data === "completed" || data === "canceled" || data === "failed" || data === "rejected" || data === "auth-required" || data === "unknown")) return false;
 return true;
 }
-function fast316(data){
+function fast318(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v317 = data["state"];
+{const v319 = data["state"];
+if(v319 === undefined) return false;
+if(!fast320(v319)) return false;
+}
+{const v321 = data["message"];
+if(v321 !== undefined){
+if(!fast59(v321)) return false;
+}}
+{const v322 = data["timestamp"];
+if(v322 !== undefined){
+if(!(typeof v322 == "string")) return false;
+}}
+return true;
+}
+function fast313(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v314 = data["kind"];
+if(v314 === undefined) return false;
+if(!(typeof v314 == "string")) return false;
+if(!(v314 === "task")) return false;
+}
+{const v315 = data["id"];
+if(v315 === undefined) return false;
+if(!(typeof v315 == "string")) return false;
+}
+{const v316 = data["contextId"];
+if(v316 === undefined) return false;
+if(!(typeof v316 == "string")) return false;
+}
+{const v317 = data["status"];
 if(v317 === undefined) return false;
 if(!fast318(v317)) return false;
 }
-{const v319 = data["message"];
-if(v319 !== undefined){
-if(!fast58(v319)) return false;
-}}
-{const v320 = data["timestamp"];
-if(v320 !== undefined){
-if(!(typeof v320 == "string")) return false;
-}}
-return true;
-}
-function fast311(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v312 = data["kind"];
-if(v312 === undefined) return false;
-if(!(typeof v312 == "string")) return false;
-if(!(v312 === "task")) return false;
-}
-{const v313 = data["id"];
-if(v313 === undefined) return false;
-if(!(typeof v313 == "string")) return false;
-}
-{const v314 = data["contextId"];
-if(v314 === undefined) return false;
-if(!(typeof v314 == "string")) return false;
-}
-{const v315 = data["status"];
-if(v315 === undefined) return false;
-if(!fast316(v315)) return false;
-}
-{const v321 = data["artifacts"];
-if(v321 !== undefined){
-if(!(Array.isArray(v321))) return false;
-for(let v322 = 0; v322 < v321.length; v322++){
-if(!fast297(v321[v322])) return false;
-}
-}}
-{const v323 = data["history"];
+{const v323 = data["artifacts"];
 if(v323 !== undefined){
 if(!(Array.isArray(v323))) return false;
 for(let v324 = 0; v324 < v323.length; v324++){
-if(!fast58(v323[v324])) return false;
+if(!fast299(v323[v324])) return false;
 }
 }}
-{const v325 = data["metadata"];
+{const v325 = data["history"];
 if(v325 !== undefined){
-if(!((v325 && typeof v325 == "object" && !Array.isArray(v325)))) return false;
+if(!(Array.isArray(v325))) return false;
+for(let v326 = 0; v326 < v325.length; v326++){
+if(!fast59(v325[v326])) return false;
+}
 }}
-return true;
-}
-function fast326(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v327 = data["error"];
-if(v327 === undefined) return false;
-
-}
-}
-return true;
-}
-function fast307(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v308 = data["jsonrpc"];
-if(v308 === undefined) return false;
-if(!(v308 === "2.0")) return false;
-}
-{const v309 = data["id"];
-if(v309 === undefined) return false;
-if(!(typeof v309 == "string" || Number.isInteger(v309) || v309 === null)) return false;
-}
-{const v310 = data["result"];
-if(v310 === undefined) return false;
-if(!fast311(v310)) return false;
-}
-if(fast326(data)) return false;
-return true;
-}
-function fast332(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v333 = data["code"];
-if(v333 === undefined) return false;
-if(!(Number.isInteger(v333))) return false;
-}
-{const v334 = data["message"];
-if(v334 === undefined) return false;
-if(!(typeof v334 == "string")) return false;
-}
-return true;
-}
-function fast336(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v337 = data["result"];
-if(v337 === undefined) return false;
-
-}
-}
+{const v327 = data["metadata"];
+if(v327 !== undefined){
+if(!((v327 && typeof v327 == "object" && !Array.isArray(v327)))) return false;
+}}
 return true;
 }
 function fast328(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v329 = data["jsonrpc"];
-if(v329 === undefined) return false;
-if(!(v329 === "2.0")) return false;
-}
-{const v330 = data["id"];
-if(v330 === undefined) return false;
-if(!(typeof v330 == "string" || Number.isInteger(v330) || v330 === null)) return false;
-}
-{const v331 = data["error"];
-if(v331 === undefined) return false;
-if(!fast332(v331)) return false;
-}
-if(fast336(data)) return false;
-return true;
-}
-function fast306(data){
-if(((fast307(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast343(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v344 = data["error"];
-if(v344 === undefined) return false;
+{const v329 = data["error"];
+if(v329 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast339(data){
+function fast309(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v340 = data["jsonrpc"];
-if(v340 === undefined) return false;
-if(!(v340 === "2.0")) return false;
+{const v310 = data["jsonrpc"];
+if(v310 === undefined) return false;
+if(!(v310 === "2.0")) return false;
 }
-{const v341 = data["id"];
-if(v341 === undefined) return false;
-if(!(typeof v341 == "string" || Number.isInteger(v341) || v341 === null)) return false;
+{const v311 = data["id"];
+if(v311 === undefined) return false;
+if(!(typeof v311 == "string" || Number.isInteger(v311) || v311 === null)) return false;
 }
-{const v342 = data["result"];
-if(v342 === undefined) return false;
-if(!(v342 === null)) return false;
+{const v312 = data["result"];
+if(v312 === undefined) return false;
+if(!fast313(v312)) return false;
 }
-if(fast343(data)) return false;
+if(fast328(data)) return false;
+return true;
+}
+function fast334(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v335 = data["code"];
+if(v335 === undefined) return false;
+if(!(Number.isInteger(v335))) return false;
+}
+{const v336 = data["message"];
+if(v336 === undefined) return false;
+if(!(typeof v336 == "string")) return false;
+}
 return true;
 }
 function fast338(data){
-if(((fast339(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast345(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v346 = data["name"];
-if(v346 !== undefined){
-if(!(typeof v346 == "string")) return false;
-}}
-{const v347 = data["mimeType"];
-if(v347 !== undefined){
-if(!(typeof v347 == "string")) return false;
-}}
-return true;
-}
-function fast353(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v354 = data["error"];
-if(v354 === undefined) return false;
+{const v339 = data["result"];
+if(v339 === undefined) return false;
 
 }
 }
+return true;
+}
+function fast330(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v331 = data["jsonrpc"];
+if(v331 === undefined) return false;
+if(!(v331 === "2.0")) return false;
+}
+{const v332 = data["id"];
+if(v332 === undefined) return false;
+if(!(typeof v332 == "string" || Number.isInteger(v332) || v332 === null)) return false;
+}
+{const v333 = data["error"];
+if(v333 === undefined) return false;
+if(!fast334(v333)) return false;
+}
+if(fast338(data)) return false;
+return true;
+}
+function fast308(data){
+{let v340 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v340 = 0;
+if(data["error"] !== undefined) v340 = v340 === -1 ? 1 : -2;
+}
+if(v340 === 0){ if(!fast309(data)) return false; }
+else if(v340 === 1){ if(!fast330(data)) return false; }
+else if(((fast309(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast346(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v347 = data["error"];
+if(v347 === undefined) return false;
+
+}
+}
+return true;
+}
+function fast342(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v343 = data["jsonrpc"];
+if(v343 === undefined) return false;
+if(!(v343 === "2.0")) return false;
+}
+{const v344 = data["id"];
+if(v344 === undefined) return false;
+if(!(typeof v344 == "string" || Number.isInteger(v344) || v344 === null)) return false;
+}
+{const v345 = data["result"];
+if(v345 === undefined) return false;
+if(!(v345 === null)) return false;
+}
+if(fast346(data)) return false;
+return true;
+}
+function fast341(data){
+{let v348 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v348 = 0;
+if(data["error"] !== undefined) v348 = v348 === -1 ? 1 : -2;
+}
+if(v348 === 0){ if(!fast342(data)) return false; }
+else if(v348 === 1){ if(!fast330(data)) return false; }
+else if(((fast342(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
 function fast349(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v350 = data["jsonrpc"];
-if(v350 === undefined) return false;
-if(!(v350 === "2.0")) return false;
-}
-{const v351 = data["id"];
-if(v351 === undefined) return false;
-if(!(typeof v351 == "string" || Number.isInteger(v351) || v351 === null)) return false;
-}
-{const v352 = data["result"];
-if(v352 === undefined) return false;
-if(!fast197(v352)) return false;
-}
-if(fast353(data)) return false;
+{const v350 = data["name"];
+if(v350 !== undefined){
+if(!(typeof v350 == "string")) return false;
+}}
+{const v351 = data["mimeType"];
+if(v351 !== undefined){
+if(!(typeof v351 == "string")) return false;
+}}
 return true;
 }
-function fast348(data){
-if(((fast349(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
+function fast357(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v358 = data["error"];
+if(v358 === undefined) return false;
+
+}
+}
+return true;
+}
+function fast353(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v354 = data["jsonrpc"];
+if(v354 === undefined) return false;
+if(!(v354 === "2.0")) return false;
+}
+{const v355 = data["id"];
+if(v355 === undefined) return false;
+if(!(typeof v355 == "string" || Number.isInteger(v355) || v355 === null)) return false;
+}
+{const v356 = data["result"];
+if(v356 === undefined) return false;
+if(!fast199(v356)) return false;
+}
+if(fast357(data)) return false;
+return true;
+}
+function fast352(data){
+{let v359 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v359 = 0;
+if(data["error"] !== undefined) v359 = v359 === -1 ? 1 : -2;
+}
+if(v359 === 0){ if(!fast353(data)) return false; }
+else if(v359 === 1){ if(!fast330(data)) return false; }
+else if(((fast353(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast365(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v366 = data["error"];
+if(v366 === undefined) return false;
+
+}
+}
+return true;
+}
+function fast361(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v362 = data["jsonrpc"];
+if(v362 === undefined) return false;
+if(!(v362 === "2.0")) return false;
+}
+{const v363 = data["id"];
+if(v363 === undefined) return false;
+if(!(typeof v363 == "string" || Number.isInteger(v363) || v363 === null)) return false;
+}
+{const v364 = data["result"];
+if(v364 === undefined) return false;
+if(!fast144(v364)) return false;
+}
+if(fast365(data)) return false;
 return true;
 }
 function fast360(data){
+{let v367 = -1;
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v361 = data["error"];
-if(v361 === undefined) return false;
+if(data["result"] !== undefined) v367 = 0;
+if(data["error"] !== undefined) v367 = v367 === -1 ? 1 : -2;
+}
+if(v367 === 0){ if(!fast361(data)) return false; }
+else if(v367 === 1){ if(!fast330(data)) return false; }
+else if(((fast361(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast373(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v374 = data["error"];
+if(v374 === undefined) return false;
 
 }
 }
-return true;
-}
-function fast356(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v357 = data["jsonrpc"];
-if(v357 === undefined) return false;
-if(!(v357 === "2.0")) return false;
-}
-{const v358 = data["id"];
-if(v358 === undefined) return false;
-if(!(typeof v358 == "string" || Number.isInteger(v358) || v358 === null)) return false;
-}
-{const v359 = data["result"];
-if(v359 === undefined) return false;
-if(!fast142(v359)) return false;
-}
-if(fast360(data)) return false;
-return true;
-}
-function fast355(data){
-if(((fast356(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast367(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v368 = data["error"];
-if(v368 === undefined) return false;
-
-}
-}
-return true;
-}
-function fast363(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v364 = data["jsonrpc"];
-if(v364 === undefined) return false;
-if(!(v364 === "2.0")) return false;
-}
-{const v365 = data["id"];
-if(v365 === undefined) return false;
-if(!(typeof v365 == "string" || Number.isInteger(v365) || v365 === null)) return false;
-}
-{const v366 = data["result"];
-if(v366 === undefined) return false;
-if(!fast311(v366)) return false;
-}
-if(fast367(data)) return false;
-return true;
-}
-function fast362(data){
-if(((fast363(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
 return true;
 }
 function fast369(data){
@@ -24939,96 +25090,95 @@ if(v370 === undefined) return false;
 if(!(v370 === "2.0")) return false;
 }
 {const v371 = data["id"];
-if(v371 !== undefined){
+if(v371 === undefined) return false;
 if(!(typeof v371 == "string" || Number.isInteger(v371) || v371 === null)) return false;
-}}
+}
+{const v372 = data["result"];
+if(v372 === undefined) return false;
+if(!fast313(v372)) return false;
+}
+if(fast373(data)) return false;
 return true;
 }
-function fast372(data){
+function fast368(data){
+{let v375 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v375 = 0;
+if(data["error"] !== undefined) v375 = v375 === -1 ? 1 : -2;
+}
+if(v375 === 0){ if(!fast369(data)) return false; }
+else if(v375 === 1){ if(!fast330(data)) return false; }
+else if(((fast369(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast376(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v373 = data["jsonrpc"];
-if(v373 === undefined) return false;
-if(!(v373 === "2.0")) return false;
+{const v377 = data["jsonrpc"];
+if(v377 === undefined) return false;
+if(!(v377 === "2.0")) return false;
 }
-{const v374 = data["id"];
-if(v374 !== undefined){
-if(!(typeof v374 == "string" || Number.isInteger(v374) || v374 === null)) return false;
-}}
-{const v375 = data["method"];
-if(v375 === undefined) return false;
-if(!(typeof v375 == "string")) return false;
-}
-{const v376 = data["params"];
-if(v376 !== undefined){
-if(!((v376 && typeof v376 == "object" && !Array.isArray(v376)))) return false;
+{const v378 = data["id"];
+if(v378 !== undefined){
+if(!(typeof v378 == "string" || Number.isInteger(v378) || v378 === null)) return false;
 }}
 return true;
 }
-function fast383(data){
+function fast379(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v380 = data["jsonrpc"];
+if(v380 === undefined) return false;
+if(!(v380 === "2.0")) return false;
+}
+{const v381 = data["id"];
+if(v381 !== undefined){
+if(!(typeof v381 == "string" || Number.isInteger(v381) || v381 === null)) return false;
+}}
+{const v382 = data["method"];
+if(v382 === undefined) return false;
+if(!(typeof v382 == "string")) return false;
+}
+{const v383 = data["params"];
+if(v383 !== undefined){
+if(!((v383 && typeof v383 == "object" && !Array.isArray(v383)))) return false;
+}}
+return true;
+}
+function fast390(data){
 const t = data["kind"];
 if(typeof t !== "string") return false;
-if(t === "task") return fast311(data);
-if(t === "message") return fast58(data);
+if(t === "task") return fast313(data);
+if(t === "message") return fast59(data);
 return false;
 }
-function fast384(data){
+function fast391(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v385 = data["error"];
-if(v385 === undefined) return false;
+{const v392 = data["error"];
+if(v392 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast378(data){
+function fast385(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v379 = data["jsonrpc"];
-if(v379 === undefined) return false;
-if(!(v379 === "2.0")) return false;
+{const v386 = data["jsonrpc"];
+if(v386 === undefined) return false;
+if(!(v386 === "2.0")) return false;
 }
-{const v380 = data["id"];
-if(v380 === undefined) return false;
-if(!(typeof v380 == "string" || Number.isInteger(v380) || v380 === null)) return false;
+{const v387 = data["id"];
+if(v387 === undefined) return false;
+if(!(typeof v387 == "string" || Number.isInteger(v387) || v387 === null)) return false;
 }
-{const v381 = data["result"];
-if(v381 === undefined) return false;
-if(!((v381 && typeof v381 == "object" && !Array.isArray(v381)))) return false;
-{const v382 = v381["kind"];
-if(v382 === undefined) return false;
-if(!(typeof v382 == "string")) return false;
+{const v388 = data["result"];
+if(v388 === undefined) return false;
+if(!((v388 && typeof v388 == "object" && !Array.isArray(v388)))) return false;
+{const v389 = v388["kind"];
+if(v389 === undefined) return false;
+if(!(typeof v389 == "string")) return false;
 }
-if(!fast383(v381)) return false;
+if(!fast390(v388)) return false;
 }
-if(fast384(data)) return false;
-return true;
-}
-function fast391(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v392 = data["kind"];
-if(v392 === undefined) return false;
-if(!(typeof v392 == "string")) return false;
-if(!(v392 === "status-update")) return false;
-}
-{const v393 = data["taskId"];
-if(v393 === undefined) return false;
-if(!(typeof v393 == "string")) return false;
-}
-{const v394 = data["contextId"];
-if(v394 === undefined) return false;
-if(!(typeof v394 == "string")) return false;
-}
-{const v395 = data["status"];
-if(v395 === undefined) return false;
-if(!fast316(v395)) return false;
-}
-{const v396 = data["final"];
-if(v396 === undefined) return false;
-if(!(typeof v396 == "boolean")) return false;
-}
-{const v397 = data["metadata"];
-if(v397 !== undefined){
-if(!((v397 && typeof v397 == "object" && !Array.isArray(v397)))) return false;
-}}
+if(fast391(data)) return false;
 return true;
 }
 function fast398(data){
@@ -25036,7 +25186,7 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v399 = data["kind"];
 if(v399 === undefined) return false;
 if(!(typeof v399 == "string")) return false;
-if(!(v399 === "artifact-update")) return false;
+if(!(v399 === "status-update")) return false;
 }
 {const v400 = data["taskId"];
 if(v400 === undefined) return false;
@@ -25046,88 +25196,91 @@ if(!(typeof v400 == "string")) return false;
 if(v401 === undefined) return false;
 if(!(typeof v401 == "string")) return false;
 }
-{const v402 = data["artifact"];
+{const v402 = data["status"];
 if(v402 === undefined) return false;
-if(!fast297(v402)) return false;
+if(!fast318(v402)) return false;
 }
-{const v403 = data["append"];
-if(v403 !== undefined){
+{const v403 = data["final"];
+if(v403 === undefined) return false;
 if(!(typeof v403 == "boolean")) return false;
-}}
-{const v404 = data["lastChunk"];
+}
+{const v404 = data["metadata"];
 if(v404 !== undefined){
-if(!(typeof v404 == "boolean")) return false;
-}}
-{const v405 = data["metadata"];
-if(v405 !== undefined){
-if(!((v405 && typeof v405 == "object" && !Array.isArray(v405)))) return false;
+if(!((v404 && typeof v404 == "object" && !Array.isArray(v404)))) return false;
 }}
 return true;
 }
-function fast406(data){
-const t = data["kind"];
-if(typeof t !== "string") return false;
-if(t === "message") return fast58(data);
-if(t === "task") return fast311(data);
-if(t === "status-update") return fast391(data);
-if(t === "artifact-update") return fast398(data);
-return false;
-}
-function fast407(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v408 = data["error"];
-if(v408 === undefined) return false;
-
-}
-}
-return true;
-}
-function fast386(data){
+function fast405(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v387 = data["jsonrpc"];
-if(v387 === undefined) return false;
-if(!(v387 === "2.0")) return false;
+{const v406 = data["kind"];
+if(v406 === undefined) return false;
+if(!(typeof v406 == "string")) return false;
+if(!(v406 === "artifact-update")) return false;
 }
-{const v388 = data["id"];
-if(v388 === undefined) return false;
-if(!(typeof v388 == "string" || Number.isInteger(v388) || v388 === null)) return false;
+{const v407 = data["taskId"];
+if(v407 === undefined) return false;
+if(!(typeof v407 == "string")) return false;
 }
-{const v389 = data["result"];
-if(v389 === undefined) return false;
-if(!((v389 && typeof v389 == "object" && !Array.isArray(v389)))) return false;
-{const v390 = v389["kind"];
-if(v390 === undefined) return false;
-if(!(typeof v390 == "string")) return false;
+{const v408 = data["contextId"];
+if(v408 === undefined) return false;
+if(!(typeof v408 == "string")) return false;
 }
-if(!fast406(v389)) return false;
+{const v409 = data["artifact"];
+if(v409 === undefined) return false;
+if(!fast299(v409)) return false;
 }
-if(fast407(data)) return false;
+{const v410 = data["append"];
+if(v410 !== undefined){
+if(!(typeof v410 == "boolean")) return false;
+}}
+{const v411 = data["lastChunk"];
+if(v411 !== undefined){
+if(!(typeof v411 == "boolean")) return false;
+}}
+{const v412 = data["metadata"];
+if(v412 !== undefined){
+if(!((v412 && typeof v412 == "object" && !Array.isArray(v412)))) return false;
+}}
 return true;
 }
 function fast413(data){
+const t = data["kind"];
+if(typeof t !== "string") return false;
+if(t === "message") return fast59(data);
+if(t === "task") return fast313(data);
+if(t === "status-update") return fast398(data);
+if(t === "artifact-update") return fast405(data);
+return false;
+}
+function fast414(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v414 = data["error"];
-if(v414 === undefined) return false;
+{const v415 = data["error"];
+if(v415 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast409(data){
+function fast393(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v410 = data["jsonrpc"];
-if(v410 === undefined) return false;
-if(!(v410 === "2.0")) return false;
+{const v394 = data["jsonrpc"];
+if(v394 === undefined) return false;
+if(!(v394 === "2.0")) return false;
 }
-{const v411 = data["id"];
-if(v411 === undefined) return false;
-if(!(typeof v411 == "string" || Number.isInteger(v411) || v411 === null)) return false;
+{const v395 = data["id"];
+if(v395 === undefined) return false;
+if(!(typeof v395 == "string" || Number.isInteger(v395) || v395 === null)) return false;
 }
-{const v412 = data["result"];
-if(v412 === undefined) return false;
-if(!fast142(v412)) return false;
+{const v396 = data["result"];
+if(v396 === undefined) return false;
+if(!((v396 && typeof v396 == "object" && !Array.isArray(v396)))) return false;
+{const v397 = v396["kind"];
+if(v397 === undefined) return false;
+if(!(typeof v397 == "string")) return false;
 }
-if(fast413(data)) return false;
+if(!fast413(v396)) return false;
+}
+if(fast414(data)) return false;
 return true;
 }
 function fast420(data){
@@ -25139,34 +25292,27 @@ if(v421 === undefined) return false;
 }
 return true;
 }
-function fast415(data){
+function fast416(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v416 = data["jsonrpc"];
-if(v416 === undefined) return false;
-if(!(v416 === "2.0")) return false;
-}
-{const v417 = data["id"];
+{const v417 = data["jsonrpc"];
 if(v417 === undefined) return false;
-if(!(typeof v417 == "string" || Number.isInteger(v417) || v417 === null)) return false;
+if(!(v417 === "2.0")) return false;
 }
-{const v418 = data["result"];
+{const v418 = data["id"];
 if(v418 === undefined) return false;
-if(!(Array.isArray(v418))) return false;
-for(let v419 = 0; v419 < v418.length; v419++){
-if(!fast142(v418[v419])) return false;
+if(!(typeof v418 == "string" || Number.isInteger(v418) || v418 === null)) return false;
 }
+{const v419 = data["result"];
+if(v419 === undefined) return false;
+if(!fast144(v419)) return false;
 }
 if(fast420(data)) return false;
 return true;
 }
-function fast377(data){
-if(!(fast328(data) || fast378(data) || fast386(data) || fast363(data) || fast307(data) || fast409(data) || fast356(data) || fast415(data) || fast339(data) || fast349(data))) return false;
-return true;
-}
-function fast426(data){
+function fast427(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v427 = data["error"];
-if(v427 === undefined) return false;
+{const v428 = data["error"];
+if(v428 === undefined) return false;
 
 }
 }
@@ -25184,1228 +25330,1354 @@ if(!(typeof v424 == "string" || Number.isInteger(v424) || v424 === null)) return
 }
 {const v425 = data["result"];
 if(v425 === undefined) return false;
-
+if(!(Array.isArray(v425))) return false;
+for(let v426 = 0; v426 < v425.length; v426++){
+if(!fast144(v425[v426])) return false;
 }
-if(fast426(data)) return false;
+}
+if(fast427(data)) return false;
 return true;
 }
-function fast428(data){
-if(((fast415(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
+function fast384(data){
+if(!(fast330(data) || fast385(data) || fast393(data) || fast369(data) || fast309(data) || fast416(data) || fast361(data) || fast422(data) || fast342(data) || fast353(data))) return false;
+return true;
+}
+function fast433(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v434 = data["error"];
+if(v434 === undefined) return false;
+
+}
+}
 return true;
 }
 function fast429(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v430 = data["metadata"];
-if(v430 !== undefined){
-if(!((v430 && typeof v430 == "object" && !Array.isArray(v430)))) return false;
+{const v430 = data["jsonrpc"];
+if(v430 === undefined) return false;
+if(!(v430 === "2.0")) return false;
+}
+{const v431 = data["id"];
+if(v431 === undefined) return false;
+if(!(typeof v431 == "string" || Number.isInteger(v431) || v431 === null)) return false;
+}
+{const v432 = data["result"];
+if(v432 === undefined) return false;
+
+}
+if(fast433(data)) return false;
+return true;
+}
+function fast435(data){
+{let v436 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v436 = 0;
+if(data["error"] !== undefined) v436 = v436 === -1 ? 1 : -2;
+}
+if(v436 === 0){ if(!fast422(data)) return false; }
+else if(v436 === 1){ if(!fast330(data)) return false; }
+else if(((fast422(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast437(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v438 = data["metadata"];
+if(v438 !== undefined){
+if(!((v438 && typeof v438 == "object" && !Array.isArray(v438)))) return false;
 }}
 return true;
 }
-function fast431(data){
+function fast439(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v432 = data["description"];
-if(v432 !== undefined){
-if(!(typeof v432 == "string")) return false;
+{const v440 = data["description"];
+if(v440 !== undefined){
+if(!(typeof v440 == "string")) return false;
 }}
-{const v433 = data["location"];
-if(v433 === undefined) return false;
-if(!(typeof v433 == "string")) return false;
-if(v433.length < 1 || (v433.length < 2 && fastUcs2length(v433) < 1)) return false;
-}
-{const v434 = data["name"];
-if(v434 === undefined) return false;
-if(!(typeof v434 == "string")) return false;
-if(v434.length < 1 || (v434.length < 2 && fastUcs2length(v434) < 1)) return false;
-}
-return true;
-}
-function fast440(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v441 = data["uri"];
+{const v441 = data["location"];
 if(v441 === undefined) return false;
 if(!(typeof v441 == "string")) return false;
 if(v441.length < 1 || (v441.length < 2 && fastUcs2length(v441) < 1)) return false;
 }
-{const v442 = data["description"];
-if(v442 !== undefined){
+{const v442 = data["name"];
+if(v442 === undefined) return false;
 if(!(typeof v442 == "string")) return false;
+if(v442.length < 1 || (v442.length < 2 && fastUcs2length(v442) < 1)) return false;
+}
+return true;
+}
+function fast448(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v449 = data["uri"];
+if(v449 === undefined) return false;
+if(!(typeof v449 == "string")) return false;
+if(v449.length < 1 || (v449.length < 2 && fastUcs2length(v449) < 1)) return false;
+}
+{const v450 = data["description"];
+if(v450 !== undefined){
+if(!(typeof v450 == "string")) return false;
 }}
-{const v443 = data["required"];
-if(v443 !== undefined){
-if(!(typeof v443 == "boolean")) return false;
+{const v451 = data["required"];
+if(v451 !== undefined){
+if(!(typeof v451 == "boolean")) return false;
 }}
-{const v444 = data["params"];
+{const v452 = data["params"];
+if(v452 !== undefined){
+if(!((v452 && typeof v452 == "object" && !Array.isArray(v452)))) return false;
+}}
+return true;
+}
+function fast443(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v444 = data["streaming"];
 if(v444 !== undefined){
-if(!((v444 && typeof v444 == "object" && !Array.isArray(v444)))) return false;
+if(!(typeof v444 == "boolean")) return false;
+}}
+{const v445 = data["pushNotifications"];
+if(v445 !== undefined){
+if(!(typeof v445 == "boolean")) return false;
+}}
+{const v446 = data["extensions"];
+if(v446 !== undefined){
+if(!(Array.isArray(v446))) return false;
+for(let v447 = 0; v447 < v446.length; v447++){
+if(!fast448(v446[v447])) return false;
+}
 }}
 return true;
 }
-function fast435(data){
+function fast461(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v436 = data["streaming"];
-if(v436 !== undefined){
-if(!(typeof v436 == "boolean")) return false;
-}}
-{const v437 = data["pushNotifications"];
-if(v437 !== undefined){
-if(!(typeof v437 == "boolean")) return false;
-}}
-{const v438 = data["extensions"];
-if(v438 !== undefined){
-if(!(Array.isArray(v438))) return false;
-for(let v439 = 0; v439 < v438.length; v439++){
-if(!fast440(v438[v439])) return false;
+{const v462 = data["url"];
+if(v462 === undefined) return false;
+if(!(typeof v462 == "string")) return false;
+if(v462.length < 1 || (v462.length < 2 && fastUcs2length(v462) < 1)) return false;
 }
-}}
+{const v463 = data["transport"];
+if(v463 === undefined) return false;
+if(!(typeof v463 == "string")) return false;
+if(v463.length < 1 || (v463.length < 2 && fastUcs2length(v463) < 1)) return false;
+}
 return true;
 }
-function fast453(data){
+function fast466(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v454 = data["url"];
-if(v454 === undefined) return false;
-if(!(typeof v454 == "string")) return false;
-if(v454.length < 1 || (v454.length < 2 && fastUcs2length(v454) < 1)) return false;
-}
-{const v455 = data["transport"];
-if(v455 === undefined) return false;
-if(!(typeof v455 == "string")) return false;
-if(v455.length < 1 || (v455.length < 2 && fastUcs2length(v455) < 1)) return false;
-}
-return true;
-}
-function fast458(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v459 = data["url"];
-if(v459 !== undefined){
-if(!(typeof v459 == "string")) return false;
+{const v467 = data["url"];
+if(v467 !== undefined){
+if(!(typeof v467 == "string")) return false;
 }}
-{const v460 = data["organization"];
-if(v460 === undefined) return false;
-if(!(typeof v460 == "string")) return false;
-if(v460.length < 1 || (v460.length < 2 && fastUcs2length(v460) < 1)) return false;
-}
-return true;
-}
-function fast467(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v468 = data["apiKeySecurityScheme"];
+{const v468 = data["organization"];
 if(v468 === undefined) return false;
-if(!fast431(v468)) return false;
-}
+if(!(typeof v468 == "string")) return false;
+if(v468.length < 1 || (v468.length < 2 && fastUcs2length(v468) < 1)) return false;
 }
 return true;
 }
-function fast471(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v472 = data["description"];
-if(v472 !== undefined){
-if(!(typeof v472 == "string")) return false;
-}}
-{const v473 = data["scheme"];
-if(v473 === undefined) return false;
-if(!(typeof v473 == "string")) return false;
-if(v473.length < 1 || (v473.length < 2 && fastUcs2length(v473) < 1)) return false;
-}
-{const v474 = data["bearerFormat"];
-if(v474 !== undefined){
-if(!(typeof v474 == "string")) return false;
-}}
-return true;
-}
-function fast469(data){
+function fast475(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v470 = data["httpAuthSecurityScheme"];
-if(v470 === undefined) return false;
-if(!fast471(v470)) return false;
+{const v476 = data["apiKeySecurityScheme"];
+if(v476 === undefined) return false;
+if(!fast439(v476)) return false;
 }
 }
 return true;
 }
-function fast483(data){
+function fast479(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v484 = data["authorizationUrl"];
-if(v484 === undefined) return false;
-if(!(typeof v484 == "string")) return false;
-if(v484.length < 1 || (v484.length < 2 && fastUcs2length(v484) < 1)) return false;
-}
-{const v485 = data["tokenUrl"];
-if(v485 === undefined) return false;
-if(!(typeof v485 == "string")) return false;
-if(v485.length < 1 || (v485.length < 2 && fastUcs2length(v485) < 1)) return false;
-}
-{const v486 = data["refreshUrl"];
-if(v486 !== undefined){
-if(!(typeof v486 == "string")) return false;
+{const v480 = data["description"];
+if(v480 !== undefined){
+if(!(typeof v480 == "string")) return false;
 }}
-{const v487 = data["scopes"];
-if(v487 !== undefined){
-if(!((v487 && typeof v487 == "object" && !Array.isArray(v487)))) return false;
-for(const v488 in v487){
-if(!(typeof v487[v488] == "string")) return false;
+{const v481 = data["scheme"];
+if(v481 === undefined) return false;
+if(!(typeof v481 == "string")) return false;
+if(v481.length < 1 || (v481.length < 2 && fastUcs2length(v481) < 1)) return false;
 }
+{const v482 = data["bearerFormat"];
+if(v482 !== undefined){
+if(!(typeof v482 == "string")) return false;
 }}
 return true;
 }
-function fast481(data){
+function fast477(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v482 = data["authorizationCode"];
-if(v482 === undefined) return false;
-if(!fast483(v482)) return false;
+{const v478 = data["httpAuthSecurityScheme"];
+if(v478 === undefined) return false;
+if(!fast479(v478)) return false;
 }
 }
 return true;
 }
 function fast491(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v492 = data["tokenUrl"];
+{const v492 = data["authorizationUrl"];
 if(v492 === undefined) return false;
 if(!(typeof v492 == "string")) return false;
 if(v492.length < 1 || (v492.length < 2 && fastUcs2length(v492) < 1)) return false;
 }
-{const v493 = data["refreshUrl"];
-if(v493 !== undefined){
+{const v493 = data["tokenUrl"];
+if(v493 === undefined) return false;
 if(!(typeof v493 == "string")) return false;
-}}
-{const v494 = data["scopes"];
+if(v493.length < 1 || (v493.length < 2 && fastUcs2length(v493) < 1)) return false;
+}
+{const v494 = data["refreshUrl"];
 if(v494 !== undefined){
-if(!((v494 && typeof v494 == "object" && !Array.isArray(v494)))) return false;
-for(const v495 in v494){
-if(!(typeof v494[v495] == "string")) return false;
+if(!(typeof v494 == "string")) return false;
+}}
+{const v495 = data["scopes"];
+if(v495 !== undefined){
+if(!((v495 && typeof v495 == "object" && !Array.isArray(v495)))) return false;
+for(const v496 in v495){
+if(!(typeof v495[v496] == "string")) return false;
 }
 }}
 return true;
 }
 function fast489(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v490 = data["clientCredentials"];
+{const v490 = data["authorizationCode"];
 if(v490 === undefined) return false;
 if(!fast491(v490)) return false;
 }
 }
 return true;
 }
-function fast498(data){
+function fast499(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v499 = data["authorizationUrl"];
-if(v499 === undefined) return false;
-if(!(typeof v499 == "string")) return false;
-if(v499.length < 1 || (v499.length < 2 && fastUcs2length(v499) < 1)) return false;
-}
-{const v500 = data["refreshUrl"];
-if(v500 !== undefined){
+{const v500 = data["tokenUrl"];
+if(v500 === undefined) return false;
 if(!(typeof v500 == "string")) return false;
-}}
-{const v501 = data["scopes"];
+if(v500.length < 1 || (v500.length < 2 && fastUcs2length(v500) < 1)) return false;
+}
+{const v501 = data["refreshUrl"];
 if(v501 !== undefined){
-if(!((v501 && typeof v501 == "object" && !Array.isArray(v501)))) return false;
-for(const v502 in v501){
-if(!(typeof v501[v502] == "string")) return false;
+if(!(typeof v501 == "string")) return false;
+}}
+{const v502 = data["scopes"];
+if(v502 !== undefined){
+if(!((v502 && typeof v502 == "object" && !Array.isArray(v502)))) return false;
+for(const v503 in v502){
+if(!(typeof v502[v503] == "string")) return false;
 }
 }}
 return true;
 }
-function fast496(data){
+function fast497(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v497 = data["implicit"];
-if(v497 === undefined) return false;
-if(!fast498(v497)) return false;
+{const v498 = data["clientCredentials"];
+if(v498 === undefined) return false;
+if(!fast499(v498)) return false;
 }
 }
 return true;
 }
-function fast505(data){
+function fast506(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v506 = data["tokenUrl"];
-if(v506 === undefined) return false;
-if(!(typeof v506 == "string")) return false;
-if(v506.length < 1 || (v506.length < 2 && fastUcs2length(v506) < 1)) return false;
-}
-{const v507 = data["refreshUrl"];
-if(v507 !== undefined){
+{const v507 = data["authorizationUrl"];
+if(v507 === undefined) return false;
 if(!(typeof v507 == "string")) return false;
-}}
-{const v508 = data["scopes"];
+if(v507.length < 1 || (v507.length < 2 && fastUcs2length(v507) < 1)) return false;
+}
+{const v508 = data["refreshUrl"];
 if(v508 !== undefined){
-if(!((v508 && typeof v508 == "object" && !Array.isArray(v508)))) return false;
-for(const v509 in v508){
-if(!(typeof v508[v509] == "string")) return false;
+if(!(typeof v508 == "string")) return false;
+}}
+{const v509 = data["scopes"];
+if(v509 !== undefined){
+if(!((v509 && typeof v509 == "object" && !Array.isArray(v509)))) return false;
+for(const v510 in v509){
+if(!(typeof v509[v510] == "string")) return false;
 }
 }}
 return true;
 }
-function fast503(data){
+function fast504(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v504 = data["password"];
-if(v504 === undefined) return false;
-if(!fast505(v504)) return false;
-}
-}
-return true;
-}
-function fast480(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast481(data) ? 1 : 0) + (fast489(data) ? 1 : 0) + (fast496(data) ? 1 : 0) + (fast503(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast477(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v478 = data["description"];
-if(v478 !== undefined){
-if(!(typeof v478 == "string")) return false;
-}}
-{const v479 = data["flows"];
-if(v479 === undefined) return false;
-if(!fast480(v479)) return false;
-}
-{const v510 = data["oauth2MetadataUrl"];
-if(v510 !== undefined){
-if(!(typeof v510 == "string")) return false;
-}}
-return true;
-}
-function fast475(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v476 = data["oauth2SecurityScheme"];
-if(v476 === undefined) return false;
-if(!fast477(v476)) return false;
+{const v505 = data["implicit"];
+if(v505 === undefined) return false;
+if(!fast506(v505)) return false;
 }
 }
 return true;
 }
 function fast513(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v514 = data["description"];
-if(v514 !== undefined){
+{const v514 = data["tokenUrl"];
+if(v514 === undefined) return false;
 if(!(typeof v514 == "string")) return false;
-}}
-{const v515 = data["openIdConnectUrl"];
-if(v515 === undefined) return false;
-if(!(typeof v515 == "string")) return false;
-if(v515.length < 1 || (v515.length < 2 && fastUcs2length(v515) < 1)) return false;
+if(v514.length < 1 || (v514.length < 2 && fastUcs2length(v514) < 1)) return false;
 }
+{const v515 = data["refreshUrl"];
+if(v515 !== undefined){
+if(!(typeof v515 == "string")) return false;
+}}
+{const v516 = data["scopes"];
+if(v516 !== undefined){
+if(!((v516 && typeof v516 == "object" && !Array.isArray(v516)))) return false;
+for(const v517 in v516){
+if(!(typeof v516[v517] == "string")) return false;
+}
+}}
 return true;
 }
 function fast511(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v512 = data["openIdConnectSecurityScheme"];
+{const v512 = data["password"];
 if(v512 === undefined) return false;
 if(!fast513(v512)) return false;
 }
 }
 return true;
 }
-function fast518(data){
+function fast488(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v519 = data["description"];
+{let v518 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["authorizationCode"] !== undefined) v518 = 0;
+if(data["clientCredentials"] !== undefined) v518 = v518 === -1 ? 1 : -2;
+if(data["implicit"] !== undefined) v518 = v518 === -1 ? 2 : -2;
+if(data["password"] !== undefined) v518 = v518 === -1 ? 3 : -2;
+}
+if(v518 === 0){ if(!fast489(data)) return false; }
+else if(v518 === 1){ if(!fast497(data)) return false; }
+else if(v518 === 2){ if(!fast504(data)) return false; }
+else if(v518 === 3){ if(!fast511(data)) return false; }
+else if(((fast489(data) ? 1 : 0) + (fast497(data) ? 1 : 0) + (fast504(data) ? 1 : 0) + (fast511(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast485(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v486 = data["description"];
+if(v486 !== undefined){
+if(!(typeof v486 == "string")) return false;
+}}
+{const v487 = data["flows"];
+if(v487 === undefined) return false;
+if(!fast488(v487)) return false;
+}
+{const v519 = data["oauth2MetadataUrl"];
 if(v519 !== undefined){
 if(!(typeof v519 == "string")) return false;
 }}
 return true;
 }
-function fast516(data){
+function fast483(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v517 = data["mtlsSecurityScheme"];
-if(v517 === undefined) return false;
-if(!fast518(v517)) return false;
+{const v484 = data["oauth2SecurityScheme"];
+if(v484 === undefined) return false;
+if(!fast485(v484)) return false;
 }
 }
-return true;
-}
-function fast466(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast467(data) ? 1 : 0) + (fast469(data) ? 1 : 0) + (fast475(data) ? 1 : 0) + (fast511(data) ? 1 : 0) + (fast516(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast525(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v526 = data["list"];
-if(v526 !== undefined){
-if(!(Array.isArray(v526))) return false;
-for(let v527 = 0; v527 < v526.length; v527++){
-if(!(typeof v526[v527] == "string")) return false;
-}
-}}
 return true;
 }
 function fast522(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v523 = data["schemes"];
+{const v523 = data["description"];
 if(v523 !== undefined){
-if(!((v523 && typeof v523 == "object" && !Array.isArray(v523)))) return false;
-for(const v524 in v523){
-if(!fast525(v523[v524])) return false;
+if(!(typeof v523 == "string")) return false;
+}}
+{const v524 = data["openIdConnectUrl"];
+if(v524 === undefined) return false;
+if(!(typeof v524 == "string")) return false;
+if(v524.length < 1 || (v524.length < 2 && fastUcs2length(v524) < 1)) return false;
+}
+return true;
+}
+function fast520(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v521 = data["openIdConnectSecurityScheme"];
+if(v521 === undefined) return false;
+if(!fast522(v521)) return false;
+}
+}
+return true;
+}
+function fast527(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v528 = data["description"];
+if(v528 !== undefined){
+if(!(typeof v528 == "string")) return false;
+}}
+return true;
+}
+function fast525(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v526 = data["mtlsSecurityScheme"];
+if(v526 === undefined) return false;
+if(!fast527(v526)) return false;
+}
+}
+return true;
+}
+function fast474(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{let v529 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["apiKeySecurityScheme"] !== undefined) v529 = 0;
+if(data["httpAuthSecurityScheme"] !== undefined) v529 = v529 === -1 ? 1 : -2;
+if(data["oauth2SecurityScheme"] !== undefined) v529 = v529 === -1 ? 2 : -2;
+if(data["openIdConnectSecurityScheme"] !== undefined) v529 = v529 === -1 ? 3 : -2;
+if(data["mtlsSecurityScheme"] !== undefined) v529 = v529 === -1 ? 4 : -2;
+}
+if(v529 === 0){ if(!fast475(data)) return false; }
+else if(v529 === 1){ if(!fast477(data)) return false; }
+else if(v529 === 2){ if(!fast483(data)) return false; }
+else if(v529 === 3){ if(!fast520(data)) return false; }
+else if(v529 === 4){ if(!fast525(data)) return false; }
+else if(((fast475(data) ? 1 : 0) + (fast477(data) ? 1 : 0) + (fast483(data) ? 1 : 0) + (fast520(data) ? 1 : 0) + (fast525(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast535(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v536 = data["list"];
+if(v536 !== undefined){
+if(!(Array.isArray(v536))) return false;
+for(let v537 = 0; v537 < v536.length; v537++){
+if(!(typeof v536[v537] == "string")) return false;
 }
 }}
 return true;
 }
-function fast534(data){
+function fast532(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v535 = data["id"];
-if(v535 === undefined) return false;
-if(!(typeof v535 == "string")) return false;
-if(v535.length < 1 || (v535.length < 2 && fastUcs2length(v535) < 1)) return false;
+{const v533 = data["schemes"];
+if(v533 !== undefined){
+if(!((v533 && typeof v533 == "object" && !Array.isArray(v533)))) return false;
+for(const v534 in v533){
+if(!fast535(v533[v534])) return false;
 }
-{const v536 = data["name"];
-if(v536 === undefined) return false;
-if(!(typeof v536 == "string")) return false;
-if(v536.length < 1 || (v536.length < 2 && fastUcs2length(v536) < 1)) return false;
+}}
+return true;
 }
-{const v537 = data["description"];
-if(v537 === undefined) return false;
-if(!(typeof v537 == "string")) return false;
-if(v537.length < 1 || (v537.length < 2 && fastUcs2length(v537) < 1)) return false;
+function fast544(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v545 = data["id"];
+if(v545 === undefined) return false;
+if(!(typeof v545 == "string")) return false;
+if(v545.length < 1 || (v545.length < 2 && fastUcs2length(v545) < 1)) return false;
 }
-{const v538 = data["tags"];
+{const v546 = data["name"];
+if(v546 === undefined) return false;
+if(!(typeof v546 == "string")) return false;
+if(v546.length < 1 || (v546.length < 2 && fastUcs2length(v546) < 1)) return false;
+}
+{const v547 = data["description"];
+if(v547 === undefined) return false;
+if(!(typeof v547 == "string")) return false;
+if(v547.length < 1 || (v547.length < 2 && fastUcs2length(v547) < 1)) return false;
+}
+{const v548 = data["tags"];
+if(v548 !== undefined){
+if(!(Array.isArray(v548))) return false;
+for(let v549 = 0; v549 < v548.length; v549++){
+if(!(typeof v548[v549] == "string")) return false;
+}
+}}
+{const v550 = data["examples"];
+if(v550 !== undefined){
+if(!(Array.isArray(v550))) return false;
+for(let v551 = 0; v551 < v550.length; v551++){
+if(!(typeof v550[v551] == "string")) return false;
+}
+}}
+{const v552 = data["inputModes"];
+if(v552 !== undefined){
+if(!(Array.isArray(v552))) return false;
+for(let v553 = 0; v553 < v552.length; v553++){
+if(!(typeof v552[v553] == "string")) return false;
+}
+}}
+{const v554 = data["outputModes"];
+if(v554 !== undefined){
+if(!(Array.isArray(v554))) return false;
+for(let v555 = 0; v555 < v554.length; v555++){
+if(!(typeof v554[v555] == "string")) return false;
+}
+}}
+{const v556 = data["security"];
+if(v556 !== undefined){
+if(!(Array.isArray(v556))) return false;
+for(let v557 = 0; v557 < v556.length; v557++){
+if(!fast532(v556[v557])) return false;
+}
+}}
+return true;
+}
+function fast561(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v562 = data["protected"];
+if(v562 === undefined) return false;
+if(!(typeof v562 == "string")) return false;
+if(v562.length < 1 || (v562.length < 2 && fastUcs2length(v562) < 1)) return false;
+}
+{const v563 = data["signature"];
+if(v563 === undefined) return false;
+if(!(typeof v563 == "string")) return false;
+if(v563.length < 1 || (v563.length < 2 && fastUcs2length(v563) < 1)) return false;
+}
+{const v564 = data["header"];
+if(v564 !== undefined){
+if(!((v564 && typeof v564 == "object" && !Array.isArray(v564)))) return false;
+}}
+return true;
+}
+function fast453(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v454 = data["protocolVersion"];
+if(v454 !== undefined){
+if(!(typeof v454 == "string")) return false;
+}}
+{const v455 = data["name"];
+if(v455 === undefined) return false;
+if(!(typeof v455 == "string")) return false;
+if(v455.length < 1 || (v455.length < 2 && fastUcs2length(v455) < 1)) return false;
+}
+{const v456 = data["description"];
+if(v456 === undefined) return false;
+if(!(typeof v456 == "string")) return false;
+if(v456.length < 1 || (v456.length < 2 && fastUcs2length(v456) < 1)) return false;
+}
+{const v457 = data["url"];
+if(v457 === undefined) return false;
+if(!(typeof v457 == "string")) return false;
+if(v457.length < 1 || (v457.length < 2 && fastUcs2length(v457) < 1)) return false;
+}
+{const v458 = data["preferredTransport"];
+if(v458 !== undefined){
+if(!(typeof v458 == "string")) return false;
+}}
+{const v459 = data["additionalInterfaces"];
+if(v459 !== undefined){
+if(!(Array.isArray(v459))) return false;
+for(let v460 = 0; v460 < v459.length; v460++){
+if(!fast461(v459[v460])) return false;
+}
+}}
+{const v464 = data["iconUrl"];
+if(v464 !== undefined){
+if(!(typeof v464 == "string")) return false;
+}}
+{const v465 = data["provider"];
+if(v465 !== undefined){
+if(!fast466(v465)) return false;
+}}
+{const v469 = data["version"];
+if(v469 === undefined) return false;
+if(!(typeof v469 == "string")) return false;
+if(v469.length < 1 || (v469.length < 2 && fastUcs2length(v469) < 1)) return false;
+}
+{const v470 = data["documentationUrl"];
+if(v470 !== undefined){
+if(!(typeof v470 == "string")) return false;
+}}
+{const v471 = data["capabilities"];
+if(v471 === undefined) return false;
+if(!fast443(v471)) return false;
+}
+{const v472 = data["securitySchemes"];
+if(v472 !== undefined){
+if(!((v472 && typeof v472 == "object" && !Array.isArray(v472)))) return false;
+for(const v473 in v472){
+if(!fast474(v472[v473])) return false;
+}
+}}
+{const v530 = data["security"];
+if(v530 !== undefined){
+if(!(Array.isArray(v530))) return false;
+for(let v531 = 0; v531 < v530.length; v531++){
+if(!fast532(v530[v531])) return false;
+}
+}}
+{const v538 = data["defaultInputModes"];
 if(v538 !== undefined){
 if(!(Array.isArray(v538))) return false;
 for(let v539 = 0; v539 < v538.length; v539++){
 if(!(typeof v538[v539] == "string")) return false;
 }
 }}
-{const v540 = data["examples"];
+{const v540 = data["defaultOutputModes"];
 if(v540 !== undefined){
 if(!(Array.isArray(v540))) return false;
 for(let v541 = 0; v541 < v540.length; v541++){
 if(!(typeof v540[v541] == "string")) return false;
 }
 }}
-{const v542 = data["inputModes"];
+{const v542 = data["skills"];
 if(v542 !== undefined){
 if(!(Array.isArray(v542))) return false;
 for(let v543 = 0; v543 < v542.length; v543++){
-if(!(typeof v542[v543] == "string")) return false;
+if(!fast544(v542[v543])) return false;
 }
 }}
-{const v544 = data["outputModes"];
-if(v544 !== undefined){
-if(!(Array.isArray(v544))) return false;
-for(let v545 = 0; v545 < v544.length; v545++){
-if(!(typeof v544[v545] == "string")) return false;
-}
+{const v558 = data["supportsAuthenticatedExtendedCard"];
+if(v558 !== undefined){
+if(!(typeof v558 == "boolean")) return false;
 }}
-{const v546 = data["security"];
-if(v546 !== undefined){
-if(!(Array.isArray(v546))) return false;
-for(let v547 = 0; v547 < v546.length; v547++){
-if(!fast522(v546[v547])) return false;
+{const v559 = data["signatures"];
+if(v559 !== undefined){
+if(!(Array.isArray(v559))) return false;
+for(let v560 = 0; v560 < v559.length; v560++){
+if(!fast561(v559[v560])) return false;
 }
 }}
 return true;
 }
-function fast551(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v552 = data["protected"];
-if(v552 === undefined) return false;
-if(!(typeof v552 == "string")) return false;
-if(v552.length < 1 || (v552.length < 2 && fastUcs2length(v552) < 1)) return false;
-}
-{const v553 = data["signature"];
-if(v553 === undefined) return false;
-if(!(typeof v553 == "string")) return false;
-if(v553.length < 1 || (v553.length < 2 && fastUcs2length(v553) < 1)) return false;
-}
-{const v554 = data["header"];
-if(v554 !== undefined){
-if(!((v554 && typeof v554 == "object" && !Array.isArray(v554)))) return false;
-}}
-return true;
-}
-function fast445(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v446 = data["protocolVersion"];
-if(v446 !== undefined){
-if(!(typeof v446 == "string")) return false;
-}}
-{const v447 = data["name"];
-if(v447 === undefined) return false;
-if(!(typeof v447 == "string")) return false;
-if(v447.length < 1 || (v447.length < 2 && fastUcs2length(v447) < 1)) return false;
-}
-{const v448 = data["description"];
-if(v448 === undefined) return false;
-if(!(typeof v448 == "string")) return false;
-if(v448.length < 1 || (v448.length < 2 && fastUcs2length(v448) < 1)) return false;
-}
-{const v449 = data["url"];
-if(v449 === undefined) return false;
-if(!(typeof v449 == "string")) return false;
-if(v449.length < 1 || (v449.length < 2 && fastUcs2length(v449) < 1)) return false;
-}
-{const v450 = data["preferredTransport"];
-if(v450 !== undefined){
-if(!(typeof v450 == "string")) return false;
-}}
-{const v451 = data["additionalInterfaces"];
-if(v451 !== undefined){
-if(!(Array.isArray(v451))) return false;
-for(let v452 = 0; v452 < v451.length; v452++){
-if(!fast453(v451[v452])) return false;
-}
-}}
-{const v456 = data["iconUrl"];
-if(v456 !== undefined){
-if(!(typeof v456 == "string")) return false;
-}}
-{const v457 = data["provider"];
-if(v457 !== undefined){
-if(!fast458(v457)) return false;
-}}
-{const v461 = data["version"];
-if(v461 === undefined) return false;
-if(!(typeof v461 == "string")) return false;
-if(v461.length < 1 || (v461.length < 2 && fastUcs2length(v461) < 1)) return false;
-}
-{const v462 = data["documentationUrl"];
-if(v462 !== undefined){
-if(!(typeof v462 == "string")) return false;
-}}
-{const v463 = data["capabilities"];
-if(v463 === undefined) return false;
-if(!fast435(v463)) return false;
-}
-{const v464 = data["securitySchemes"];
-if(v464 !== undefined){
-if(!((v464 && typeof v464 == "object" && !Array.isArray(v464)))) return false;
-for(const v465 in v464){
-if(!fast466(v464[v465])) return false;
-}
-}}
-{const v520 = data["security"];
-if(v520 !== undefined){
-if(!(Array.isArray(v520))) return false;
-for(let v521 = 0; v521 < v520.length; v521++){
-if(!fast522(v520[v521])) return false;
-}
-}}
-{const v528 = data["defaultInputModes"];
-if(v528 !== undefined){
-if(!(Array.isArray(v528))) return false;
-for(let v529 = 0; v529 < v528.length; v529++){
-if(!(typeof v528[v529] == "string")) return false;
-}
-}}
-{const v530 = data["defaultOutputModes"];
-if(v530 !== undefined){
-if(!(Array.isArray(v530))) return false;
-for(let v531 = 0; v531 < v530.length; v531++){
-if(!(typeof v530[v531] == "string")) return false;
-}
-}}
-{const v532 = data["skills"];
-if(v532 !== undefined){
-if(!(Array.isArray(v532))) return false;
-for(let v533 = 0; v533 < v532.length; v533++){
-if(!fast534(v532[v533])) return false;
-}
-}}
-{const v548 = data["supportsAuthenticatedExtendedCard"];
-if(v548 !== undefined){
-if(!(typeof v548 == "boolean")) return false;
-}}
-{const v549 = data["signatures"];
-if(v549 !== undefined){
-if(!(Array.isArray(v549))) return false;
-for(let v550 = 0; v550 < v549.length; v550++){
-if(!fast551(v549[v550])) return false;
-}
-}}
-return true;
-}
-function fast563(data){
+function fast573(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v564 = data["text"];
-if(v564 === undefined) return false;
-if(!(typeof v564 == "string")) return false;
+{const v574 = data["text"];
+if(v574 === undefined) return false;
+if(!(typeof v574 == "string")) return false;
 }
 }
 return true;
 }
-function fast570(data){
+function fast580(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v571 = data["fileWithUri"];
-if(v571 === undefined) return false;
-if(!(typeof v571 == "string")) return false;
+{const v581 = data["fileWithUri"];
+if(v581 === undefined) return false;
+if(!(typeof v581 == "string")) return false;
 }
 }
 return true;
 }
-function fast572(data){
+function fast582(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v573 = data["fileWithBytes"];
-if(v573 === undefined) return false;
-if(!(typeof v573 == "string")) return false;
-if(!fastPattern574.test(v573)) return false;
-}
-}
-return true;
-}
-function fast567(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v568 = data["mimeType"];
-if(v568 !== undefined){
-if(!(typeof v568 == "string")) return false;
-}}
-{const v569 = data["name"];
-if(v569 !== undefined){
-if(!(typeof v569 == "string")) return false;
-}}
-if(((fast570(data) ? 1 : 0) + (fast572(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast565(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v566 = data["file"];
-if(v566 === undefined) return false;
-if(!fast567(v566)) return false;
+{const v583 = data["fileWithBytes"];
+if(v583 === undefined) return false;
+if(!(typeof v583 == "string")) return false;
+if(!fastPattern584.test(v583)) return false;
 }
 }
 return true;
 }
 function fast577(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v578 = data["data"];
-if(v578 === undefined) return false;
-if(!((v578 && typeof v578 == "object" && !Array.isArray(v578)))) return false;
+{const v578 = data["mimeType"];
+if(v578 !== undefined){
+if(!(typeof v578 == "string")) return false;
+}}
+{const v579 = data["name"];
+if(v579 !== undefined){
+if(!(typeof v579 == "string")) return false;
+}}
+{let v585 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["fileWithUri"] !== undefined) v585 = 0;
+if(data["fileWithBytes"] !== undefined) v585 = v585 === -1 ? 1 : -2;
 }
+if(v585 === 0){ if(!fast580(data)) return false; }
+else if(v585 === 1){ if(!fast582(data)) return false; }
+else if(((fast580(data) ? 1 : 0) + (fast582(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
 function fast575(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v576 = data["data"];
+{const v576 = data["file"];
 if(v576 === undefined) return false;
 if(!fast577(v576)) return false;
 }
 }
 return true;
 }
-function fast561(data){
+function fast588(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v562 = data["metadata"];
-if(v562 !== undefined){
-if(!((v562 && typeof v562 == "object" && !Array.isArray(v562)))) return false;
-}}
-if(((fast563(data) ? 1 : 0) + (fast565(data) ? 1 : 0) + (fast575(data) ? 1 : 0)) !== 1) return false;
-return true;
+{const v589 = data["data"];
+if(v589 === undefined) return false;
+if(!((v589 && typeof v589 == "object" && !Array.isArray(v589)))) return false;
 }
-function fast555(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v556 = data["artifactId"];
-if(v556 === undefined) return false;
-if(!(typeof v556 == "string")) return false;
-if(v556.length < 1 || (v556.length < 2 && fastUcs2length(v556) < 1)) return false;
-}
-{const v557 = data["name"];
-if(v557 !== undefined){
-if(!(typeof v557 == "string")) return false;
-}}
-{const v558 = data["description"];
-if(v558 !== undefined){
-if(!(typeof v558 == "string")) return false;
-}}
-{const v559 = data["parts"];
-if(v559 === undefined) return false;
-if(!(Array.isArray(v559))) return false;
-if(v559.length < 1) return false;
-for(let v560 = 0; v560 < v559.length; v560++){
-if(!fast561(v559[v560])) return false;
-}
-}
-{const v579 = data["metadata"];
-if(v579 !== undefined){
-if(!((v579 && typeof v579 == "object" && !Array.isArray(v579)))) return false;
-}}
-{const v580 = data["extensions"];
-if(v580 !== undefined){
-if(!(Array.isArray(v580))) return false;
-for(let v581 = 0; v581 < v580.length; v581++){
-if(!(typeof v580[v581] == "string")) return false;
-}
-}}
-return true;
-}
-function fast582(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v583 = data["schemes"];
-if(v583 === undefined) return false;
-if(!(Array.isArray(v583))) return false;
-if(v583.length < 1) return false;
-for(let v584 = 0; v584 < v583.length; v584++){
-if(!(typeof v583[v584] == "string")) return false;
-}
-}
-{const v585 = data["credentials"];
-if(v585 !== undefined){
-if(!(typeof v585 == "string")) return false;
-}}
 return true;
 }
 function fast586(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v587 = data["data"];
+if(v587 === undefined) return false;
+if(!fast588(v587)) return false;
+}
+}
+return true;
+}
+function fast571(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v587 = data["name"];
-if(v587 !== undefined){
-if(!(typeof v587 == "string")) return false;
-if(!fastPattern588.test(v587)) return false;
+{const v572 = data["metadata"];
+if(v572 !== undefined){
+if(!((v572 && typeof v572 == "object" && !Array.isArray(v572)))) return false;
+}}
+{let v590 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["text"] !== undefined) v590 = 0;
+if(data["file"] !== undefined) v590 = v590 === -1 ? 1 : -2;
+if(data["data"] !== undefined) v590 = v590 === -1 ? 2 : -2;
+}
+if(v590 === 0){ if(!fast573(data)) return false; }
+else if(v590 === 1){ if(!fast575(data)) return false; }
+else if(v590 === 2){ if(!fast586(data)) return false; }
+else if(((fast573(data) ? 1 : 0) + (fast575(data) ? 1 : 0) + (fast586(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast565(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v566 = data["artifactId"];
+if(v566 === undefined) return false;
+if(!(typeof v566 == "string")) return false;
+if(v566.length < 1 || (v566.length < 2 && fastUcs2length(v566) < 1)) return false;
+}
+{const v567 = data["name"];
+if(v567 !== undefined){
+if(!(typeof v567 == "string")) return false;
+}}
+{const v568 = data["description"];
+if(v568 !== undefined){
+if(!(typeof v568 == "string")) return false;
+}}
+{const v569 = data["parts"];
+if(v569 === undefined) return false;
+if(!(Array.isArray(v569))) return false;
+if(v569.length < 1) return false;
+for(let v570 = 0; v570 < v569.length; v570++){
+if(!fast571(v569[v570])) return false;
+}
+}
+{const v591 = data["metadata"];
+if(v591 !== undefined){
+if(!((v591 && typeof v591 == "object" && !Array.isArray(v591)))) return false;
+}}
+{const v592 = data["extensions"];
+if(v592 !== undefined){
+if(!(Array.isArray(v592))) return false;
+for(let v593 = 0; v593 < v592.length; v593++){
+if(!(typeof v592[v593] == "string")) return false;
+}
 }}
 return true;
 }
 function fast594(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v595 = data["id"];
-if(v595 !== undefined){
-if(!(typeof v595 == "string")) return false;
-}}
-{const v596 = data["url"];
-if(v596 === undefined) return false;
-if(!(typeof v596 == "string")) return false;
-if(v596.length < 1 || (v596.length < 2 && fastUcs2length(v596) < 1)) return false;
+{const v595 = data["schemes"];
+if(v595 === undefined) return false;
+if(!(Array.isArray(v595))) return false;
+if(v595.length < 1) return false;
+for(let v596 = 0; v596 < v595.length; v596++){
+if(!(typeof v595[v596] == "string")) return false;
 }
-{const v597 = data["token"];
+}
+{const v597 = data["credentials"];
 if(v597 !== undefined){
 if(!(typeof v597 == "string")) return false;
 }}
-{const v598 = data["authentication"];
-if(v598 !== undefined){
-if(!fast582(v598)) return false;
+return true;
+}
+function fast598(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v599 = data["name"];
+if(v599 !== undefined){
+if(!(typeof v599 == "string")) return false;
+if(!fastPattern600.test(v599)) return false;
 }}
 return true;
 }
-function fast590(data){
+function fast606(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v591 = data["name"];
-if(v591 === undefined) return false;
-if(!(typeof v591 == "string")) return false;
-if(!fastPattern592.test(v591)) return false;
-}
-{const v593 = data["pushNotificationConfig"];
-if(v593 === undefined) return false;
-if(!fast594(v593)) return false;
-}
-return true;
-}
-function fast599(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v600 = data["parent"];
-if(v600 === undefined) return false;
-if(!(typeof v600 == "string")) return false;
-if(!fastPattern588.test(v600)) return false;
-}
-{const v601 = data["configId"];
-if(v601 !== undefined){
-if(!(typeof v601 == "string")) return false;
-}}
-{const v602 = data["config"];
-if(v602 === undefined) return false;
-if(!fast590(v602)) return false;
-}
-return true;
-}
-function fast589(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast590(data) ? 1 : 0) + (fast599(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast603(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-return true;
-}
-function fast604(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v605 = data["configs"];
-if(v605 !== undefined){
-if(!(Array.isArray(v605))) return false;
-for(let v606 = 0; v606 < v605.length; v606++){
-if(!fast590(v605[v606])) return false;
-}
-}}
-{const v607 = data["nextPageToken"];
+{const v607 = data["id"];
 if(v607 !== undefined){
 if(!(typeof v607 == "string")) return false;
 }}
+{const v608 = data["url"];
+if(v608 === undefined) return false;
+if(!(typeof v608 == "string")) return false;
+if(v608.length < 1 || (v608.length < 2 && fastUcs2length(v608) < 1)) return false;
+}
+{const v609 = data["token"];
+if(v609 !== undefined){
+if(!(typeof v609 == "string")) return false;
+}}
+{const v610 = data["authentication"];
+if(v610 !== undefined){
+if(!fast594(v610)) return false;
+}}
 return true;
 }
-function fast613(data){
+function fast602(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v603 = data["name"];
+if(v603 === undefined) return false;
+if(!(typeof v603 == "string")) return false;
+if(!fastPattern604.test(v603)) return false;
+}
+{const v605 = data["pushNotificationConfig"];
+if(v605 === undefined) return false;
+if(!fast606(v605)) return false;
+}
+return true;
+}
+function fast611(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v612 = data["parent"];
+if(v612 === undefined) return false;
+if(!(typeof v612 == "string")) return false;
+if(!fastPattern600.test(v612)) return false;
+}
+{const v613 = data["configId"];
+if(v613 !== undefined){
+if(!(typeof v613 == "string")) return false;
+}}
+{const v614 = data["config"];
+if(v614 === undefined) return false;
+if(!fast602(v614)) return false;
+}
+return true;
+}
+function fast601(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{let v615 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["name"] !== undefined) v615 = 0;
+if(data["parent"] !== undefined) v615 = v615 === -1 ? 1 : -2;
+}
+if(v615 === 0){ if(!fast602(data)) return false; }
+else if(v615 === 1){ if(!fast611(data)) return false; }
+else if(((fast602(data) ? 1 : 0) + (fast611(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast616(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+return true;
+}
+function fast617(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v618 = data["configs"];
+if(v618 !== undefined){
+if(!(Array.isArray(v618))) return false;
+for(let v619 = 0; v619 < v618.length; v619++){
+if(!fast602(v618[v619])) return false;
+}
+}}
+{const v620 = data["nextPageToken"];
+if(v620 !== undefined){
+if(!(typeof v620 == "string")) return false;
+}}
+return true;
+}
+function fast626(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "ROLE_USER" || data === "ROLE_AGENT")) return false;
 return true;
 }
-function fast608(data){
+function fast621(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v609 = data["messageId"];
-if(v609 === undefined) return false;
-if(!(typeof v609 == "string")) return false;
-if(v609.length < 1 || (v609.length < 2 && fastUcs2length(v609) < 1)) return false;
+{const v622 = data["messageId"];
+if(v622 === undefined) return false;
+if(!(typeof v622 == "string")) return false;
+if(v622.length < 1 || (v622.length < 2 && fastUcs2length(v622) < 1)) return false;
 }
-{const v610 = data["contextId"];
-if(v610 !== undefined){
-if(!(typeof v610 == "string")) return false;
-}}
-{const v611 = data["taskId"];
-if(v611 !== undefined){
-if(!(typeof v611 == "string")) return false;
-}}
-{const v612 = data["role"];
-if(v612 === undefined) return false;
-if(!fast613(v612)) return false;
-}
-{const v614 = data["content"];
-if(v614 === undefined) return false;
-if(!(Array.isArray(v614))) return false;
-if(v614.length < 1) return false;
-for(let v615 = 0; v615 < v614.length; v615++){
-if(!fast561(v614[v615])) return false;
-}
-}
-{const v616 = data["metadata"];
-if(v616 !== undefined){
-if(!((v616 && typeof v616 == "object" && !Array.isArray(v616)))) return false;
-}}
-{const v617 = data["extensions"];
-if(v617 !== undefined){
-if(!(Array.isArray(v617))) return false;
-for(let v618 = 0; v618 < v617.length; v618++){
-if(!(typeof v617[v618] == "string")) return false;
-}
-}}
-return true;
-}
-function fast619(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v620 = data["acceptedOutputModes"];
-if(v620 !== undefined){
-if(!(Array.isArray(v620))) return false;
-for(let v621 = 0; v621 < v620.length; v621++){
-if(!(typeof v620[v621] == "string")) return false;
-}
-}}
-{const v622 = data["pushNotification"];
-if(v622 !== undefined){
-if(!fast594(v622)) return false;
-}}
-{const v623 = data["historyLength"];
+{const v623 = data["contextId"];
 if(v623 !== undefined){
-if(!(Number.isInteger(v623))) return false;
-if((!(v623 >= 0) || !(v623 <= 2147483647))) return false;
+if(!(typeof v623 == "string")) return false;
 }}
-{const v624 = data["blocking"];
+{const v624 = data["taskId"];
 if(v624 !== undefined){
-if(!(typeof v624 == "boolean")) return false;
+if(!(typeof v624 == "string")) return false;
 }}
-return true;
+{const v625 = data["role"];
+if(v625 === undefined) return false;
+if(!fast626(v625)) return false;
 }
-function fast625(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v626 = data["message"];
-if(v626 === undefined) return false;
-if(!fast608(v626)) return false;
+{const v627 = data["content"];
+if(v627 === undefined) return false;
+if(!(Array.isArray(v627))) return false;
+if(v627.length < 1) return false;
+for(let v628 = 0; v628 < v627.length; v628++){
+if(!fast571(v627[v628])) return false;
 }
-{const v627 = data["configuration"];
-if(v627 !== undefined){
-if(!fast619(v627)) return false;
+}
+{const v629 = data["metadata"];
+if(v629 !== undefined){
+if(!((v629 && typeof v629 == "object" && !Array.isArray(v629)))) return false;
 }}
-{const v628 = data["metadata"];
-if(v628 !== undefined){
-if(!((v628 && typeof v628 == "object" && !Array.isArray(v628)))) return false;
-}}
-return true;
+{const v630 = data["extensions"];
+if(v630 !== undefined){
+if(!(Array.isArray(v630))) return false;
+for(let v631 = 0; v631 < v630.length; v631++){
+if(!(typeof v630[v631] == "string")) return false;
 }
-function fast638(data){
-if(!(typeof data == "string")) return false;
-if(!(data === "TASK_STATE_UNSPECIFIED" || data === "TASK_STATE_SUBMITTED" || data === "TASK_STATE_WORKING" || data === "TASK_STATE_COMPLETED" || data === "TASK_STATE_FAILED" || data === "TASK_STATE_CANCELLED" || data === "TASK_STATE_INPUT_REQUIRED" || data === "TASK_STATE_REJECTED" || data === "TASK_STATE_AUTH_REQUIRED")) return false;
-return true;
-}
-function fast641(data){
-if(!(typeof data == "string")) return false;
-if(!fastPattern642.test(data)) return false;
-if(!fastFormat643.validate(data)) return false;
-return true;
-}
-function fast636(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v637 = data["state"];
-if(v637 !== undefined){
-if(!fast638(v637)) return false;
-}}
-{const v639 = data["message"];
-if(v639 !== undefined){
-if(!fast608(v639)) return false;
-}}
-{const v640 = data["timestamp"];
-if(v640 !== undefined){
-if(!fast641(v640)) return false;
 }}
 return true;
 }
 function fast632(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v633 = data["id"];
-if(v633 === undefined) return false;
-if(!(typeof v633 == "string")) return false;
-if(v633.length < 1 || (v633.length < 2 && fastUcs2length(v633) < 1)) return false;
-}
-{const v634 = data["contextId"];
-if(v634 === undefined) return false;
-if(!(typeof v634 == "string")) return false;
-if(v634.length < 1 || (v634.length < 2 && fastUcs2length(v634) < 1)) return false;
-}
-{const v635 = data["status"];
-if(v635 === undefined) return false;
-if(!fast636(v635)) return false;
-}
-{const v644 = data["artifacts"];
-if(v644 !== undefined){
-if(!(Array.isArray(v644))) return false;
-for(let v645 = 0; v645 < v644.length; v645++){
-if(!fast555(v644[v645])) return false;
+{const v633 = data["acceptedOutputModes"];
+if(v633 !== undefined){
+if(!(Array.isArray(v633))) return false;
+for(let v634 = 0; v634 < v633.length; v634++){
+if(!(typeof v633[v634] == "string")) return false;
 }
 }}
-{const v646 = data["history"];
-if(v646 !== undefined){
-if(!(Array.isArray(v646))) return false;
-for(let v647 = 0; v647 < v646.length; v647++){
-if(!fast608(v646[v647])) return false;
-}
+{const v635 = data["pushNotification"];
+if(v635 !== undefined){
+if(!fast606(v635)) return false;
 }}
-{const v648 = data["metadata"];
-if(v648 !== undefined){
-if(!((v648 && typeof v648 == "object" && !Array.isArray(v648)))) return false;
+{const v636 = data["historyLength"];
+if(v636 !== undefined){
+if(!(Number.isInteger(v636))) return false;
+if((!(v636 >= 0) || !(v636 <= 2147483647))) return false;
+}}
+{const v637 = data["blocking"];
+if(v637 !== undefined){
+if(!(typeof v637 == "boolean")) return false;
 }}
 return true;
 }
-function fast630(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v631 = data["task"];
-if(v631 === undefined) return false;
-if(!fast632(v631)) return false;
-}
-}
-return true;
-}
-function fast649(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v650 = data["message"];
-if(v650 === undefined) return false;
-if(!fast608(v650)) return false;
-}
-}
-return true;
-}
-function fast629(data){
+function fast638(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast630(data) ? 1 : 0) + (fast649(data) ? 1 : 0)) !== 1) return false;
-return true;
+{const v639 = data["message"];
+if(v639 === undefined) return false;
+if(!fast621(v639)) return false;
 }
-function fast652(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v653 = data["task"];
-if(v653 === undefined) return false;
-if(!fast632(v653)) return false;
-}
-}
-return true;
-}
-function fast654(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v655 = data["message"];
-if(v655 === undefined) return false;
-if(!fast608(v655)) return false;
-}
-}
-return true;
-}
-function fast658(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v659 = data["taskId"];
-if(v659 === undefined) return false;
-if(!(typeof v659 == "string")) return false;
-if(v659.length < 1 || (v659.length < 2 && fastUcs2length(v659) < 1)) return false;
-}
-{const v660 = data["contextId"];
-if(v660 === undefined) return false;
-if(!(typeof v660 == "string")) return false;
-if(v660.length < 1 || (v660.length < 2 && fastUcs2length(v660) < 1)) return false;
-}
-{const v661 = data["status"];
-if(v661 === undefined) return false;
-if(!fast636(v661)) return false;
-}
-{const v662 = data["final"];
-if(v662 !== undefined){
-if(!(typeof v662 == "boolean")) return false;
+{const v640 = data["configuration"];
+if(v640 !== undefined){
+if(!fast632(v640)) return false;
 }}
-{const v663 = data["metadata"];
-if(v663 !== undefined){
-if(!((v663 && typeof v663 == "object" && !Array.isArray(v663)))) return false;
+{const v641 = data["metadata"];
+if(v641 !== undefined){
+if(!((v641 && typeof v641 == "object" && !Array.isArray(v641)))) return false;
 }}
-return true;
-}
-function fast656(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v657 = data["statusUpdate"];
-if(v657 === undefined) return false;
-if(!fast658(v657)) return false;
-}
-}
-return true;
-}
-function fast666(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v667 = data["taskId"];
-if(v667 === undefined) return false;
-if(!(typeof v667 == "string")) return false;
-if(v667.length < 1 || (v667.length < 2 && fastUcs2length(v667) < 1)) return false;
-}
-{const v668 = data["contextId"];
-if(v668 === undefined) return false;
-if(!(typeof v668 == "string")) return false;
-if(v668.length < 1 || (v668.length < 2 && fastUcs2length(v668) < 1)) return false;
-}
-{const v669 = data["artifact"];
-if(v669 === undefined) return false;
-if(!fast555(v669)) return false;
-}
-{const v670 = data["append"];
-if(v670 !== undefined){
-if(!(typeof v670 == "boolean")) return false;
-}}
-{const v671 = data["lastChunk"];
-if(v671 !== undefined){
-if(!(typeof v671 == "boolean")) return false;
-}}
-{const v672 = data["metadata"];
-if(v672 !== undefined){
-if(!((v672 && typeof v672 == "object" && !Array.isArray(v672)))) return false;
-}}
-return true;
-}
-function fast664(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v665 = data["artifactUpdate"];
-if(v665 === undefined) return false;
-if(!fast666(v665)) return false;
-}
-}
 return true;
 }
 function fast651(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast652(data) ? 1 : 0) + (fast654(data) ? 1 : 0) + (fast656(data) ? 1 : 0) + (fast664(data) ? 1 : 0)) !== 1) return false;
+if(!(typeof data == "string")) return false;
+if(!(data === "TASK_STATE_UNSPECIFIED" || data === "TASK_STATE_SUBMITTED" || data === "TASK_STATE_WORKING" || data === "TASK_STATE_COMPLETED" || data === "TASK_STATE_FAILED" || data === "TASK_STATE_CANCELLED" || data === "TASK_STATE_INPUT_REQUIRED" || data === "TASK_STATE_REJECTED" || data === "TASK_STATE_AUTH_REQUIRED")) return false;
 return true;
 }
-function fast673(data){
+function fast654(data){
+if(!(typeof data == "string")) return false;
+if(!fastPattern655.test(data)) return false;
+if(!fastFormat656.validate(data)) return false;
+return true;
+}
+function fast649(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v674 = data["code"];
-if(v674 !== undefined){
-if(!(Number.isInteger(v674))) return false;
+{const v650 = data["state"];
+if(v650 !== undefined){
+if(!fast651(v650)) return false;
 }}
-{const v675 = data["message"];
+{const v652 = data["message"];
+if(v652 !== undefined){
+if(!fast621(v652)) return false;
+}}
+{const v653 = data["timestamp"];
+if(v653 !== undefined){
+if(!fast654(v653)) return false;
+}}
+return true;
+}
+function fast645(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v646 = data["id"];
+if(v646 === undefined) return false;
+if(!(typeof v646 == "string")) return false;
+if(v646.length < 1 || (v646.length < 2 && fastUcs2length(v646) < 1)) return false;
+}
+{const v647 = data["contextId"];
+if(v647 === undefined) return false;
+if(!(typeof v647 == "string")) return false;
+if(v647.length < 1 || (v647.length < 2 && fastUcs2length(v647) < 1)) return false;
+}
+{const v648 = data["status"];
+if(v648 === undefined) return false;
+if(!fast649(v648)) return false;
+}
+{const v657 = data["artifacts"];
+if(v657 !== undefined){
+if(!(Array.isArray(v657))) return false;
+for(let v658 = 0; v658 < v657.length; v658++){
+if(!fast565(v657[v658])) return false;
+}
+}}
+{const v659 = data["history"];
+if(v659 !== undefined){
+if(!(Array.isArray(v659))) return false;
+for(let v660 = 0; v660 < v659.length; v660++){
+if(!fast621(v659[v660])) return false;
+}
+}}
+{const v661 = data["metadata"];
+if(v661 !== undefined){
+if(!((v661 && typeof v661 == "object" && !Array.isArray(v661)))) return false;
+}}
+return true;
+}
+function fast643(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v644 = data["task"];
+if(v644 === undefined) return false;
+if(!fast645(v644)) return false;
+}
+}
+return true;
+}
+function fast662(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v663 = data["message"];
+if(v663 === undefined) return false;
+if(!fast621(v663)) return false;
+}
+}
+return true;
+}
+function fast642(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{let v664 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["task"] !== undefined) v664 = 0;
+if(data["message"] !== undefined) v664 = v664 === -1 ? 1 : -2;
+}
+if(v664 === 0){ if(!fast643(data)) return false; }
+else if(v664 === 1){ if(!fast662(data)) return false; }
+else if(((fast643(data) ? 1 : 0) + (fast662(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast666(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v667 = data["task"];
+if(v667 === undefined) return false;
+if(!fast645(v667)) return false;
+}
+}
+return true;
+}
+function fast668(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v669 = data["message"];
+if(v669 === undefined) return false;
+if(!fast621(v669)) return false;
+}
+}
+return true;
+}
+function fast672(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v673 = data["taskId"];
+if(v673 === undefined) return false;
+if(!(typeof v673 == "string")) return false;
+if(v673.length < 1 || (v673.length < 2 && fastUcs2length(v673) < 1)) return false;
+}
+{const v674 = data["contextId"];
+if(v674 === undefined) return false;
+if(!(typeof v674 == "string")) return false;
+if(v674.length < 1 || (v674.length < 2 && fastUcs2length(v674) < 1)) return false;
+}
+{const v675 = data["status"];
 if(v675 === undefined) return false;
-if(!(typeof v675 == "string")) return false;
+if(!fast649(v675)) return false;
 }
-return true;
-}
-function fast677(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v678 = data["description"];
-if(v678 !== undefined){
-if(!(typeof v678 == "string")) return false;
+{const v676 = data["final"];
+if(v676 !== undefined){
+if(!(typeof v676 == "boolean")) return false;
+}}
+{const v677 = data["metadata"];
+if(v677 !== undefined){
+if(!((v677 && typeof v677 == "object" && !Array.isArray(v677)))) return false;
 }}
 return true;
 }
-function fast679(data){
-if(((fast378(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
+function fast670(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v671 = data["statusUpdate"];
+if(v671 === undefined) return false;
+if(!fast672(v671)) return false;
+}
+}
 return true;
 }
 function fast680(data){
-if(((fast386(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast681(data){
-if(((fast409(data) ? 1 : 0) + (fast328(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast684(data){
-const t = data["kind"];
-if(typeof t !== "string") return false;
-if(t === "message") return fast58(data);
-if(t === "task") return fast311(data);
-if(t === "status-update") return fast391(data);
-if(t === "artifact-update") return fast398(data);
-return false;
-}
-function fast682(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v683 = data["kind"];
+{const v681 = data["taskId"];
+if(v681 === undefined) return false;
+if(!(typeof v681 == "string")) return false;
+if(v681.length < 1 || (v681.length < 2 && fastUcs2length(v681) < 1)) return false;
+}
+{const v682 = data["contextId"];
+if(v682 === undefined) return false;
+if(!(typeof v682 == "string")) return false;
+if(v682.length < 1 || (v682.length < 2 && fastUcs2length(v682) < 1)) return false;
+}
+{const v683 = data["artifact"];
 if(v683 === undefined) return false;
-if(!(typeof v683 == "string")) return false;
+if(!fast565(v683)) return false;
 }
-if(!fast684(data)) return false;
+{const v684 = data["append"];
+if(v684 !== undefined){
+if(!(typeof v684 == "boolean")) return false;
+}}
+{const v685 = data["lastChunk"];
+if(v685 !== undefined){
+if(!(typeof v685 == "boolean")) return false;
+}}
+{const v686 = data["metadata"];
+if(v686 !== undefined){
+if(!((v686 && typeof v686 == "object" && !Array.isArray(v686)))) return false;
+}}
 return true;
 }
-function fast687(data){
-const t = data["kind"];
-if(typeof t !== "string") return false;
-if(t === "task") return fast311(data);
-if(t === "message") return fast58(data);
-return false;
+function fast678(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v679 = data["artifactUpdate"];
+if(v679 === undefined) return false;
+if(!fast680(v679)) return false;
 }
-function fast685(data){
+}
+return true;
+}
+function fast665(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v686 = data["kind"];
-if(v686 === undefined) return false;
-if(!(typeof v686 == "string")) return false;
+{let v687 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["task"] !== undefined) v687 = 0;
+if(data["message"] !== undefined) v687 = v687 === -1 ? 1 : -2;
+if(data["statusUpdate"] !== undefined) v687 = v687 === -1 ? 2 : -2;
+if(data["artifactUpdate"] !== undefined) v687 = v687 === -1 ? 3 : -2;
 }
-if(!fast687(data)) return false;
+if(v687 === 0){ if(!fast666(data)) return false; }
+else if(v687 === 1){ if(!fast668(data)) return false; }
+else if(v687 === 2){ if(!fast670(data)) return false; }
+else if(v687 === 3){ if(!fast678(data)) return false; }
+else if(((fast666(data) ? 1 : 0) + (fast668(data) ? 1 : 0) + (fast670(data) ? 1 : 0) + (fast678(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
 function fast688(data){
-if(!(Array.isArray(data))) return false;
-for(let v689 = 0; v689 < data.length; v689++){
-if(!fast142(data[v689])) return false;
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v689 = data["code"];
+if(v689 !== undefined){
+if(!(Number.isInteger(v689))) return false;
+}}
+{const v690 = data["message"];
+if(v690 === undefined) return false;
+if(!(typeof v690 == "string")) return false;
 }
-return true;
-}
-function fast690(data){
-if(!(typeof data == "string")) return false;
-if(!(data === "JSONRPC" || data === "GRPC" || data === "HTTP+JSON")) return false;
-return true;
-}
-function fast691(data){
-if(!(fast445(data) || fast197(data))) return false;
 return true;
 }
 function fast692(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-return true;
-}
-function fast693(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v694 = data["message"];
-if(v694 === undefined) return false;
-if(!fast58(v694)) return false;
-}
-{const v695 = data["configuration"];
-if(v695 !== undefined){
-if(!fast99(v695)) return false;
-}}
-{const v696 = data["metadata"];
-if(v696 !== undefined){
-if(!((v696 && typeof v696 == "object" && !Array.isArray(v696)))) return false;
+{const v693 = data["description"];
+if(v693 !== undefined){
+if(!(typeof v693 == "string")) return false;
 }}
 return true;
 }
-function fast697(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v698 = data["message"];
-if(v698 === undefined) return false;
-if(!fast58(v698)) return false;
+function fast694(data){
+{let v695 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v695 = 0;
+if(data["error"] !== undefined) v695 = v695 === -1 ? 1 : -2;
 }
-{const v699 = data["configuration"];
-if(v699 !== undefined){
-if(!fast99(v699)) return false;
-}}
-{const v700 = data["metadata"];
-if(v700 !== undefined){
-if(!((v700 && typeof v700 == "object" && !Array.isArray(v700)))) return false;
-}}
+if(v695 === 0){ if(!fast385(data)) return false; }
+else if(v695 === 1){ if(!fast330(data)) return false; }
+else if(((fast385(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
-function fast701(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v702 = data["id"];
-if(v702 === undefined) return false;
-if(!(typeof v702 == "string")) return false;
+function fast696(data){
+{let v697 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v697 = 0;
+if(data["error"] !== undefined) v697 = v697 === -1 ? 1 : -2;
 }
-{const v703 = data["metadata"];
-if(v703 !== undefined){
-if(!((v703 && typeof v703 == "object" && !Array.isArray(v703)))) return false;
-}}
+if(v697 === 0){ if(!fast393(data)) return false; }
+else if(v697 === 1){ if(!fast330(data)) return false; }
+else if(((fast393(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
-function fast704(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v705 = data["id"];
-if(v705 === undefined) return false;
-if(!(typeof v705 == "string")) return false;
+function fast698(data){
+{let v699 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v699 = 0;
+if(data["error"] !== undefined) v699 = v699 === -1 ? 1 : -2;
 }
-{const v706 = data["historyLength"];
-if(v706 !== undefined){
-if(!(Number.isInteger(v706))) return false;
-}}
-{const v707 = data["metadata"];
-if(v707 !== undefined){
-if(!((v707 && typeof v707 == "object" && !Array.isArray(v707)))) return false;
-}}
+if(v699 === 0){ if(!fast416(data)) return false; }
+else if(v699 === 1){ if(!fast330(data)) return false; }
+else if(((fast416(data) ? 1 : 0) + (fast330(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast702(data){
+const t = data["kind"];
+if(typeof t !== "string") return false;
+if(t === "message") return fast59(data);
+if(t === "task") return fast313(data);
+if(t === "status-update") return fast398(data);
+if(t === "artifact-update") return fast405(data);
+return false;
+}
+function fast700(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v701 = data["kind"];
+if(v701 === undefined) return false;
+if(!(typeof v701 == "string")) return false;
+}
+if(!fast702(data)) return false;
+return true;
+}
+function fast705(data){
+const t = data["kind"];
+if(typeof t !== "string") return false;
+if(t === "task") return fast313(data);
+if(t === "message") return fast59(data);
+return false;
+}
+function fast703(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v704 = data["kind"];
+if(v704 === undefined) return false;
+if(!(typeof v704 == "string")) return false;
+}
+if(!fast705(data)) return false;
+return true;
+}
+function fast706(data){
+if(!(Array.isArray(data))) return false;
+for(let v707 = 0; v707 < data.length; v707++){
+if(!fast144(data[v707])) return false;
+}
 return true;
 }
 function fast708(data){
+if(!(typeof data == "string")) return false;
+if(!(data === "JSONRPC" || data === "GRPC" || data === "HTTP+JSON")) return false;
+return true;
+}
+function fast709(data){
+if(!(fast453(data) || fast199(data))) return false;
+return true;
+}
+function fast710(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v709 = data["id"];
-if(v709 === undefined) return false;
-if(!(typeof v709 == "string")) return false;
+return true;
 }
-{const v710 = data["pushNotificationConfigId"];
-if(v710 === undefined) return false;
-if(!(typeof v710 == "string")) return false;
+function fast711(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v712 = data["message"];
+if(v712 === undefined) return false;
+if(!fast59(v712)) return false;
 }
-{const v711 = data["metadata"];
-if(v711 !== undefined){
-if(!((v711 && typeof v711 == "object" && !Array.isArray(v711)))) return false;
+{const v713 = data["configuration"];
+if(v713 !== undefined){
+if(!fast101(v713)) return false;
+}}
+{const v714 = data["metadata"];
+if(v714 !== undefined){
+if(!((v714 && typeof v714 == "object" && !Array.isArray(v714)))) return false;
 }}
 return true;
 }
-function fast712(data){
-if(!(data === null)) return false;
-return true;
-}
-function fast713(data){
+function fast715(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v714 = data["id"];
-if(v714 === undefined) return false;
-if(!(typeof v714 == "string")) return false;
+{const v716 = data["message"];
+if(v716 === undefined) return false;
+if(!fast59(v716)) return false;
 }
-{const v715 = data["pushNotificationConfigId"];
-if(v715 !== undefined){
-if(!(typeof v715 == "string")) return false;
+{const v717 = data["configuration"];
+if(v717 !== undefined){
+if(!fast101(v717)) return false;
 }}
-{const v716 = data["metadata"];
-if(v716 !== undefined){
-if(!((v716 && typeof v716 == "object" && !Array.isArray(v716)))) return false;
+{const v718 = data["metadata"];
+if(v718 !== undefined){
+if(!((v718 && typeof v718 == "object" && !Array.isArray(v718)))) return false;
 }}
 return true;
 }
-function fast717(data){
+function fast719(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v718 = data["id"];
-if(v718 === undefined) return false;
-if(!(typeof v718 == "string")) return false;
+{const v720 = data["id"];
+if(v720 === undefined) return false;
+if(!(typeof v720 == "string")) return false;
 }
-{const v719 = data["metadata"];
-if(v719 !== undefined){
-if(!((v719 && typeof v719 == "object" && !Array.isArray(v719)))) return false;
+{const v721 = data["metadata"];
+if(v721 !== undefined){
+if(!((v721 && typeof v721 == "object" && !Array.isArray(v721)))) return false;
 }}
 return true;
 }
-function fast720(data){
+function fast722(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v721 = data["taskId"];
-if(v721 === undefined) return false;
-if(!(typeof v721 == "string")) return false;
+{const v723 = data["id"];
+if(v723 === undefined) return false;
+if(!(typeof v723 == "string")) return false;
 }
-{const v722 = data["pushNotificationConfig"];
-if(v722 === undefined) return false;
-if(!fast104(v722)) return false;
-}
-return true;
-}
-function fast723(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v724 = data["id"];
-if(v724 === undefined) return false;
-if(!(typeof v724 == "string")) return false;
-}
+{const v724 = data["historyLength"];
+if(v724 !== undefined){
+if(!(Number.isInteger(v724))) return false;
+}}
 {const v725 = data["metadata"];
 if(v725 !== undefined){
 if(!((v725 && typeof v725 == "object" && !Array.isArray(v725)))) return false;
+}}
+return true;
+}
+function fast726(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v727 = data["id"];
+if(v727 === undefined) return false;
+if(!(typeof v727 == "string")) return false;
+}
+{const v728 = data["pushNotificationConfigId"];
+if(v728 === undefined) return false;
+if(!(typeof v728 == "string")) return false;
+}
+{const v729 = data["metadata"];
+if(v729 !== undefined){
+if(!((v729 && typeof v729 == "object" && !Array.isArray(v729)))) return false;
+}}
+return true;
+}
+function fast730(data){
+if(!(data === null)) return false;
+return true;
+}
+function fast731(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v732 = data["id"];
+if(v732 === undefined) return false;
+if(!(typeof v732 == "string")) return false;
+}
+{const v733 = data["pushNotificationConfigId"];
+if(v733 !== undefined){
+if(!(typeof v733 == "string")) return false;
+}}
+{const v734 = data["metadata"];
+if(v734 !== undefined){
+if(!((v734 && typeof v734 == "object" && !Array.isArray(v734)))) return false;
+}}
+return true;
+}
+function fast735(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v736 = data["id"];
+if(v736 === undefined) return false;
+if(!(typeof v736 == "string")) return false;
+}
+{const v737 = data["metadata"];
+if(v737 !== undefined){
+if(!((v737 && typeof v737 == "object" && !Array.isArray(v737)))) return false;
+}}
+return true;
+}
+function fast738(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v739 = data["taskId"];
+if(v739 === undefined) return false;
+if(!(typeof v739 == "string")) return false;
+}
+{const v740 = data["pushNotificationConfig"];
+if(v740 === undefined) return false;
+if(!fast106(v740)) return false;
+}
+return true;
+}
+function fast741(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v742 = data["id"];
+if(v742 === undefined) return false;
+if(!(typeof v742 == "string")) return false;
+}
+{const v743 = data["metadata"];
+if(v743 !== undefined){
+if(!((v743 && typeof v743 == "object" && !Array.isArray(v743)))) return false;
 }}
 return true;
 }

@@ -47,6 +47,7 @@ errors++;
 if(data.location !== undefined){
 let data1 = data.location;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -56,6 +57,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -72,6 +74,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -81,6 +84,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -347,6 +351,7 @@ errors++;
 if(data0.authorizationUrl !== undefined){
 let data1 = data0.authorizationUrl;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -356,6 +361,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -372,6 +378,7 @@ errors++;
 if(data0.tokenUrl !== undefined){
 let data2 = data0.tokenUrl;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err7 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -381,6 +388,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
+}
 }
 }
 else {
@@ -497,6 +505,7 @@ errors++;
 if(data7.tokenUrl !== undefined){
 let data8 = data7.tokenUrl;
 if(typeof data8 === "string"){
+if(data8.length < 2){
 if(func1(data8) < 1){
 const err17 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -506,6 +515,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
+}
 }
 }
 else {
@@ -780,6 +790,7 @@ errors++;
 if(data22.deviceAuthorizationUrl !== undefined){
 let data23 = data22.deviceAuthorizationUrl;
 if(typeof data23 === "string"){
+if(data23.length < 2){
 if(func1(data23) < 1){
 const err39 = {instancePath:instancePath+"/deviceCode/deviceAuthorizationUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/deviceAuthorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -789,6 +800,7 @@ else {
 vErrors.push(err39);
 }
 errors++;
+}
 }
 }
 else {
@@ -805,6 +817,7 @@ errors++;
 if(data22.tokenUrl !== undefined){
 let data24 = data22.tokenUrl;
 if(typeof data24 === "string"){
+if(data24.length < 2){
 if(func1(data24) < 1){
 const err41 = {instancePath:instancePath+"/deviceCode/tokenUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -814,6 +827,7 @@ else {
 vErrors.push(err41);
 }
 errors++;
+}
 }
 }
 else {
@@ -931,6 +945,7 @@ errors++;
 if(data28.authorizationUrl !== undefined){
 let data29 = data28.authorizationUrl;
 if(typeof data29 === "string"){
+if(data29.length < 2){
 if(func1(data29) < 1){
 const err51 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -940,6 +955,7 @@ else {
 vErrors.push(err51);
 }
 errors++;
+}
 }
 }
 else {
@@ -956,6 +972,7 @@ errors++;
 if(data28.tokenUrl !== undefined){
 let data30 = data28.tokenUrl;
 if(typeof data30 === "string"){
+if(data30.length < 2){
 if(func1(data30) < 1){
 const err53 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -965,6 +982,7 @@ else {
 vErrors.push(err53);
 }
 errors++;
+}
 }
 }
 else {
@@ -1085,6 +1103,7 @@ errors++;
 if(data35.tokenUrl !== undefined){
 let data36 = data35.tokenUrl;
 if(typeof data36 === "string"){
+if(data36.length < 2){
 if(func1(data36) < 1){
 const err63 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1094,6 +1113,7 @@ else {
 vErrors.push(err63);
 }
 errors++;
+}
 }
 }
 else {
@@ -1395,6 +1415,7 @@ errors++;
 if(data50.deviceAuthorizationUrl !== undefined){
 let data51 = data50.deviceAuthorizationUrl;
 if(typeof data51 === "string"){
+if(data51.length < 2){
 if(func1(data51) < 1){
 const err85 = {instancePath:instancePath+"/deviceCode/deviceAuthorizationUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/deviceAuthorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1404,6 +1425,7 @@ else {
 vErrors.push(err85);
 }
 errors++;
+}
 }
 }
 else {
@@ -1420,6 +1442,7 @@ errors++;
 if(data50.tokenUrl !== undefined){
 let data52 = data50.tokenUrl;
 if(typeof data52 === "string"){
+if(data52.length < 2){
 if(func1(data52) < 1){
 const err87 = {instancePath:instancePath+"/deviceCode/tokenUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1429,6 +1452,7 @@ else {
 vErrors.push(err87);
 }
 errors++;
+}
 }
 }
 else {
@@ -1679,6 +1703,7 @@ errors++;
 if(data0.location !== undefined){
 let data2 = data0.location;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"APIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1688,6 +1713,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -1704,6 +1730,7 @@ errors++;
 if(data0.name !== undefined){
 let data3 = data0.name;
 if(typeof data3 === "string"){
+if(data3.length < 2){
 if(func1(data3) < 1){
 const err7 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"APIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1713,6 +1740,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
+}
 }
 }
 else {
@@ -1780,6 +1808,7 @@ errors++;
 if(data4.scheme !== undefined){
 let data6 = data4.scheme;
 if(typeof data6 === "string"){
+if(data6.length < 2){
 if(func1(data6) < 1){
 const err13 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1789,6 +1818,7 @@ else {
 vErrors.push(err13);
 }
 errors++;
+}
 }
 }
 else {
@@ -1888,6 +1918,7 @@ errors++;
 if(data9.openIdConnectUrl !== undefined){
 let data11 = data9.openIdConnectUrl;
 if(typeof data11 === "string"){
+if(data11.length < 2){
 if(func1(data11) < 1){
 const err21 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"OpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1897,6 +1928,7 @@ else {
 vErrors.push(err21);
 }
 errors++;
+}
 }
 }
 else {
@@ -2018,6 +2050,7 @@ errors++;
 if(data14.location !== undefined){
 let data16 = data14.location;
 if(typeof data16 === "string"){
+if(data16.length < 2){
 if(func1(data16) < 1){
 const err31 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"APIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2027,6 +2060,7 @@ else {
 vErrors.push(err31);
 }
 errors++;
+}
 }
 }
 else {
@@ -2043,6 +2077,7 @@ errors++;
 if(data14.name !== undefined){
 let data17 = data14.name;
 if(typeof data17 === "string"){
+if(data17.length < 2){
 if(func1(data17) < 1){
 const err33 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"APIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2052,6 +2087,7 @@ else {
 vErrors.push(err33);
 }
 errors++;
+}
 }
 }
 else {
@@ -2123,6 +2159,7 @@ errors++;
 if(data18.scheme !== undefined){
 let data20 = data18.scheme;
 if(typeof data20 === "string"){
+if(data20.length < 2){
 if(func1(data20) < 1){
 const err39 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2132,6 +2169,7 @@ else {
 vErrors.push(err39);
 }
 errors++;
+}
 }
 }
 else {
@@ -2249,6 +2287,7 @@ errors++;
 if(data23.openIdConnectUrl !== undefined){
 let data25 = data23.openIdConnectUrl;
 if(typeof data25 === "string"){
+if(data25.length < 2){
 if(func1(data25) < 1){
 const err47 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"OpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2258,6 +2297,7 @@ else {
 vErrors.push(err47);
 }
 errors++;
+}
 }
 }
 else {
@@ -2505,6 +2545,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2514,6 +2555,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -2530,6 +2572,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2539,6 +2582,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
+}
 }
 }
 else {
@@ -2555,6 +2599,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err8 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2564,6 +2609,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 else {
@@ -2825,6 +2871,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2834,6 +2881,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 else {
@@ -2850,6 +2898,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2859,6 +2908,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
+}
 }
 }
 else {
@@ -2922,6 +2972,7 @@ errors++;
 if(data3.url !== undefined){
 let data4 = data3.url;
 if(typeof data4 === "string"){
+if(data4.length < 2){
 if(func1(data4) < 1){
 const err16 = {instancePath:instancePath+"/supportedInterfaces/" + i0+"/url",schemaPath:"AgentInterface.schema.json/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2931,6 +2982,7 @@ else {
 vErrors.push(err16);
 }
 errors++;
+}
 }
 }
 else {
@@ -2947,6 +2999,7 @@ errors++;
 if(data3.protocolBinding !== undefined){
 let data5 = data3.protocolBinding;
 if(typeof data5 === "string"){
+if(data5.length < 2){
 if(func1(data5) < 1){
 const err18 = {instancePath:instancePath+"/supportedInterfaces/" + i0+"/protocolBinding",schemaPath:"AgentInterface.schema.json/properties/protocolBinding/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2956,6 +3009,7 @@ else {
 vErrors.push(err18);
 }
 errors++;
+}
 }
 }
 else {
@@ -2984,6 +3038,7 @@ errors++;
 if(data3.protocolVersion !== undefined){
 let data7 = data3.protocolVersion;
 if(typeof data7 === "string"){
+if(data7.length < 2){
 if(func1(data7) < 1){
 const err21 = {instancePath:instancePath+"/supportedInterfaces/" + i0+"/protocolVersion",schemaPath:"AgentInterface.schema.json/properties/protocolVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2993,6 +3048,7 @@ else {
 vErrors.push(err21);
 }
 errors++;
+}
 }
 }
 else {
@@ -3056,6 +3112,7 @@ errors++;
 if(data8.url !== undefined){
 let data9 = data8.url;
 if(typeof data9 === "string"){
+if(data9.length < 2){
 if(func1(data9) < 1){
 const err27 = {instancePath:instancePath+"/provider/url",schemaPath:"AgentProvider.schema.json/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3065,6 +3122,7 @@ else {
 vErrors.push(err27);
 }
 errors++;
+}
 }
 }
 else {
@@ -3081,6 +3139,7 @@ errors++;
 if(data8.organization !== undefined){
 let data10 = data8.organization;
 if(typeof data10 === "string"){
+if(data10.length < 2){
 if(func1(data10) < 1){
 const err29 = {instancePath:instancePath+"/provider/organization",schemaPath:"AgentProvider.schema.json/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3090,6 +3149,7 @@ else {
 vErrors.push(err29);
 }
 errors++;
+}
 }
 }
 else {
@@ -3118,6 +3178,7 @@ errors++;
 if(data.version !== undefined){
 let data11 = data.version;
 if(typeof data11 === "string"){
+if(data11.length < 2){
 if(func1(data11) < 1){
 const err32 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3127,6 +3188,7 @@ else {
 vErrors.push(err32);
 }
 errors++;
+}
 }
 }
 else {
@@ -3339,6 +3401,7 @@ errors++;
 if(data25.protected !== undefined){
 let data26 = data25.protected;
 if(typeof data26 === "string"){
+if(data26.length < 2){
 if(func1(data26) < 1){
 const err47 = {instancePath:instancePath+"/signatures/" + i5+"/protected",schemaPath:"AgentCardSignature.schema.json/properties/protected/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3348,6 +3411,7 @@ else {
 vErrors.push(err47);
 }
 errors++;
+}
 }
 }
 else {
@@ -3364,6 +3428,7 @@ errors++;
 if(data25.signature !== undefined){
 let data27 = data25.signature;
 if(typeof data27 === "string"){
+if(data27.length < 2){
 if(func1(data27) < 1){
 const err49 = {instancePath:instancePath+"/signatures/" + i5+"/signature",schemaPath:"AgentCardSignature.schema.json/properties/signature/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3373,6 +3438,7 @@ else {
 vErrors.push(err49);
 }
 errors++;
+}
 }
 }
 else {
@@ -3450,7 +3516,7 @@ validate22.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentCardSignature = fastFirst(fast127, validate36);
+export const AgentCardSignature = fastFirst(fast129, validate36);
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/AgentCardSignature.schema.json" */;
@@ -3480,6 +3546,7 @@ errors++;
 if(data.protected !== undefined){
 let data0 = data.protected;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/protected",schemaPath:"#/properties/protected/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3489,6 +3556,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -3505,6 +3573,7 @@ errors++;
 if(data.signature !== undefined){
 let data1 = data.signature;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3514,6 +3583,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -3666,6 +3736,7 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3675,6 +3746,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -3691,6 +3763,7 @@ errors++;
 if(data.protocolBinding !== undefined){
 let data1 = data.protocolBinding;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/protocolBinding",schemaPath:"#/properties/protocolBinding/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3700,6 +3773,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -3728,6 +3802,7 @@ errors++;
 if(data.protocolVersion !== undefined){
 let data3 = data.protocolVersion;
 if(typeof data3 === "string"){
+if(data3.length < 2){
 if(func1(data3) < 1){
 const err8 = {instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3737,6 +3812,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 else {
@@ -3795,6 +3871,7 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3804,6 +3881,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -3820,6 +3898,7 @@ errors++;
 if(data.organization !== undefined){
 let data1 = data.organization;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3829,6 +3908,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -3857,9 +3937,9 @@ validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const AgentSkill = fastFirst(fast111, validate33);
+export const AgentSkill = fastFirst(fast113, validate33);
 
-export const Artifact = fastFirst(fast132, validate40);
+export const Artifact = fastFirst(fast134, validate40);
 const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Artifact.schema.json","title":"Artifact","description":"An output a task produced, made of parts.","type":"object","required":["artifactId","parts"],"properties":{"artifactId":{"description":"Id of the artifact, unique within its task.","type":"string","minLength":1},"name":{"description":"A human-readable name.","type":"string"},"description":{"description":"A human-readable description.","type":"string"},"parts":{"description":"The content, at least one part.","type":"array","items":{"$ref":"Part.schema.json"},"minItems":1},"metadata":{"description":"Extra data about the artifact, free-form.","type":"object"},"extensions":{"description":"URIs of the extensions that contributed to this artifact.","type":"array","items":{"type":"string"}}}};
 const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Part.schema.json","title":"Part","description":"One piece of content in a message or artifact. It carries exactly one of `text`, `raw` (bytes, base64), `url` or `data` (any JSON value), and may say its media type and file name.","type":"object","properties":{"metadata":{"description":"Extra data about the part, free-form.","type":"object"},"filename":{"description":"A file name for the content, such as `report.pdf`.","type":"string"},"mediaType":{"description":"The media type of the content, such as `text/plain` or `image/png`.","type":"string"}},"oneOf":[{"properties":{"text":{"description":"Text content.","type":"string"}},"required":["text"]},{"properties":{"raw":{"description":"File bytes, base64-encoded (standard or URL-safe alphabet, padding optional, as ProtoJSON reads bytes: a length of 4n+1 characters, which no decoder reads, is invalid).","type":"string","contentEncoding":"base64","pattern":"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$"}},"required":["raw"]},{"properties":{"url":{"description":"Where the content can be fetched.","type":"string"}},"required":["url"]},{"properties":{"data":{"description":"Structured content: any JSON value."}},"required":["data"]}]};
 const pattern4 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
@@ -3892,6 +3972,7 @@ errors++;
 if(data.artifactId !== undefined){
 let data0 = data.artifactId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/artifactId",schemaPath:"#/properties/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3901,6 +3982,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -4357,7 +4439,7 @@ validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const AuthenticationInfo = fastFirst(fast154, validate41);
+export const AuthenticationInfo = fastFirst(fast157, validate41);
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json","title":"AuthenticationInfo","description":"How the agent authenticates when it calls a push-notification webhook.","type":"object","required":["scheme"],"properties":{"scheme":{"description":"The HTTP authentication scheme, as registered with IANA (`Bearer`, `Basic`, …).","type":"string","minLength":1},"credentials":{"description":"The credentials, when the scheme needs them.","type":"string"}}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4378,6 +4460,7 @@ errors++;
 if(data.scheme !== undefined){
 let data0 = data.scheme;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4387,6 +4470,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
 }
 }
 else {
@@ -4467,6 +4551,7 @@ errors++;
 if(data.authorizationUrl !== undefined){
 let data0 = data.authorizationUrl;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/authorizationUrl",schemaPath:"#/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4476,6 +4561,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -4492,6 +4578,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data1 = data.tokenUrl;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4501,6 +4588,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -4580,7 +4668,7 @@ validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelTaskRequest = fastFirst(fast157, validate43);
+export const CancelTaskRequest = fastFirst(fast160, validate43);
 const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/CancelTaskRequest.schema.json","title":"CancelTaskRequest","description":"The params of CancelTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4613,6 +4701,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4622,6 +4711,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -4693,6 +4783,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data0 = data.tokenUrl;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4702,6 +4793,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -4769,7 +4861,7 @@ validate44.errors = vErrors;
 return errors === 0;
 }
 
-export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast161, validate45);
+export const DeleteTaskPushNotificationConfigRequest = fastFirst(fast164, validate45);
 const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/DeleteTaskPushNotificationConfigRequest.schema.json","title":"DeleteTaskPushNotificationConfigRequest","description":"The params of DeleteTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4812,6 +4904,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4821,6 +4914,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -4837,6 +4931,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4846,6 +4941,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -4914,6 +5010,7 @@ errors++;
 if(data.deviceAuthorizationUrl !== undefined){
 let data0 = data.deviceAuthorizationUrl;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/deviceAuthorizationUrl",schemaPath:"#/properties/deviceAuthorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4923,6 +5020,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -4939,6 +5037,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data1 = data.tokenUrl;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4948,6 +5047,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -5015,7 +5115,7 @@ validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const Empty = fastFirst(fast165, validate47);
+export const Empty = fastFirst(fast168, validate47);
 const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Empty.schema.json","title":"Empty","description":"No data (google.protobuf.Empty): the answer of DeleteTaskPushNotificationConfig.","type":"object"};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5036,7 +5136,7 @@ validate47.errors = vErrors;
 return errors === 0;
 }
 
-export const ErrorDetail = fastFirst(fast166, validate48);
+export const ErrorDetail = fastFirst(fast169, validate48);
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorDetail.schema.json","title":"ErrorDetail","description":"A detail of an error, as ProtoJSON writes google.protobuf.Any: an object whose `@type` names its type.","type":"object","required":["@type"],"properties":{"@type":{"description":"The type URL, as `type.googleapis.com/google.rpc.ErrorInfo`.","type":"string","minLength":1}}};
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5057,6 +5157,7 @@ errors++;
 if(data["@type"] !== undefined){
 let data0 = data["@type"];
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/@type",schemaPath:"#/properties/%40type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5066,6 +5167,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
 }
 }
 else {
@@ -5094,7 +5196,7 @@ validate48.errors = vErrors;
 return errors === 0;
 }
 
-export const ErrorInfo = fastFirst(fast168, validate49);
+export const ErrorInfo = fastFirst(fast171, validate49);
 const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorInfo.schema.json","title":"ErrorInfo","description":"The detail (google.rpc.ErrorInfo) that says which A2A error occurred: its `reason` is the error's name in upper snake case without `Error`, in the domain `a2a-protocol.org`.","type":"object","required":["@type","reason","domain"],"properties":{"@type":{"const":"type.googleapis.com/google.rpc.ErrorInfo"},"reason":{"description":"The error, as `TASK_NOT_FOUND`.","type":"string","pattern":"^[A-Z][A-Z0-9_]*[A-Z0-9]$","maxLength":63},"domain":{"description":"`a2a-protocol.org` for A2A's own errors.","type":"string"},"metadata":{"description":"More context, as strings.","type":"object","additionalProperties":{"type":"string"}}}};
 const pattern6 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
 
@@ -5148,6 +5250,7 @@ errors++;
 if(data.reason !== undefined){
 let data1 = data.reason;
 if(typeof data1 === "string"){
+if(data1.length > 63){
 if(func1(data1) > 63){
 const err4 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters"};
 if(vErrors === null){
@@ -5157,6 +5260,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 if(!pattern6.test(data1)){
 const err5 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*[A-Z0-9]$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*[A-Z0-9]$"+"\""};
@@ -5234,7 +5338,7 @@ validate49.errors = vErrors;
 return errors === 0;
 }
 
-export const ErrorResponse = fastFirst(fast175, validate50);
+export const ErrorResponse = fastFirst(fast178, validate50);
 const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorResponse.schema.json","title":"ErrorResponse","description":"The body of every error answer of the HTTP+JSON binding.","type":"object","required":["error"],"properties":{"error":{"$ref":"ErrorStatus.schema.json"}}};
 const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ErrorStatus.schema.json","title":"ErrorStatus","description":"An error as google.rpc.Status in JSON: a code, a status name, a message and details. Inside `ErrorResponse` for the HTTP+JSON binding.","type":"object","required":["code","message"],"properties":{"code":{"description":"The HTTP status code.","type":"integer","minimum":100,"maximum":599},"status":{"description":"The gRPC status name matching the code, as `NOT_FOUND`.","type":"string"},"message":{"description":"What went wrong, for people.","type":"string"},"details":{"description":"Typed details; an A2A error carries an ErrorInfo.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
@@ -5342,6 +5446,7 @@ errors++;
 if(data4["@type"] !== undefined){
 let data5 = data4["@type"];
 if(typeof data5 === "string"){
+if(data5.length < 2){
 if(func1(data5) < 1){
 const err8 = {instancePath:instancePath+"/details/" + i0+"/@type",schemaPath:"ErrorDetail.schema.json/properties/%40type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5351,6 +5456,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 else {
@@ -5440,9 +5546,9 @@ validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const ErrorStatus = fastFirst(fast177, validate51);
+export const ErrorStatus = fastFirst(fast180, validate51);
 
-export const GetExtendedAgentCardRequest = fastFirst(fast183, validate53);
+export const GetExtendedAgentCardRequest = fastFirst(fast186, validate53);
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetExtendedAgentCardRequest.schema.json","title":"GetExtendedAgentCardRequest","description":"The params of GetExtendedAgentCard.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"}}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5477,7 +5583,7 @@ validate53.errors = vErrors;
 return errors === 0;
 }
 
-export const GetTaskPushNotificationConfigRequest = fastFirst(fast185, validate54);
+export const GetTaskPushNotificationConfigRequest = fastFirst(fast188, validate54);
 const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskPushNotificationConfigRequest.schema.json","title":"GetTaskPushNotificationConfigRequest","description":"The params of GetTaskPushNotificationConfig.","type":"object","required":["taskId","id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"id":{"description":"The configuration.","type":"string","minLength":1}}};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5520,6 +5626,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5529,6 +5636,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -5545,6 +5653,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5554,6 +5663,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -5582,7 +5692,7 @@ validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const GetTaskRequest = fastFirst(fast189, validate55);
+export const GetTaskRequest = fastFirst(fast192, validate55);
 const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/GetTaskRequest.schema.json","title":"GetTaskRequest","description":"The params of GetTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647}}};
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5615,6 +5725,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5624,6 +5735,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -5719,6 +5831,7 @@ errors++;
 if(data.scheme !== undefined){
 let data1 = data.scheme;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5728,6 +5841,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -5841,7 +5955,7 @@ validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcError = fastFirst(fast193, validate58);
+export const JsonRpcError = fastFirst(fast196, validate58);
 const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcError.schema.json","title":"JsonRpcError","description":"The error object of a JSON-RPC 2.0 answer. A2A puts typed details in `data`, each with an `@type`.","type":"object","required":["code","message"],"properties":{"code":{"description":"The error code: A2A's or JSON-RPC's (JsonRpcErrorCode), or another the agent defines.","type":"integer"},"message":{"description":"What went wrong, for people.","type":"string"},"data":{"description":"Typed details, each an object with `@type`.","type":"array","items":{"$ref":"ErrorDetail.schema.json"}}}};
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5914,6 +6028,7 @@ errors++;
 if(data3["@type"] !== undefined){
 let data4 = data3["@type"];
 if(typeof data4 === "string"){
+if(data4.length < 2){
 if(func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/data/" + i0+"/@type",schemaPath:"ErrorDetail.schema.json/properties/%40type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5923,6 +6038,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -5975,7 +6091,7 @@ validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcErrorCode = fastFirst(fast198, validate59);
+export const JsonRpcErrorCode = fastFirst(fast201, validate59);
 const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorCode.schema.json","title":"JsonRpcErrorCode","description":"The JSON-RPC error codes: those of JSON-RPC 2.0 itself (-32700 to -32603) and A2A's (-32001 to -32009).","type":"integer","oneOf":[{"const":-32700,"description":"JSONParseError: the body is not JSON."},{"const":-32600,"description":"InvalidRequestError: not a valid JSON-RPC request."},{"const":-32601,"description":"MethodNotFoundError: no such method."},{"const":-32602,"description":"InvalidParamsError: the params break the method's schema."},{"const":-32603,"description":"InternalError: the agent failed."},{"const":-32001,"description":"TaskNotFoundError (HTTP 404)."},{"const":-32002,"description":"TaskNotCancelableError (HTTP 400)."},{"const":-32003,"description":"PushNotificationNotSupportedError (HTTP 400)."},{"const":-32004,"description":"UnsupportedOperationError (HTTP 400)."},{"const":-32005,"description":"ContentTypeNotSupportedError (HTTP 400)."},{"const":-32006,"description":"InvalidAgentResponseError (HTTP 500)."},{"const":-32007,"description":"ExtendedAgentCardNotConfiguredError (HTTP 400)."},{"const":-32008,"description":"ExtensionSupportRequiredError (HTTP 400)."},{"const":-32009,"description":"VersionNotSupportedError (HTTP 400)."}]};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6322,7 +6438,7 @@ validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcErrorResponse = fastFirst(fast213, validate60);
+export const JsonRpcErrorResponse = fastFirst(fast216, validate60);
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcErrorResponse.schema.json","title":"JsonRpcErrorResponse","description":"A JSON-RPC 2.0 answer that failed.","type":"object","required":["jsonrpc","id","error"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"error":{"$ref":"JsonRpcError.schema.json"}},"not":{"description":"A response never carries both `result` and `error`.","required":["result"],"properties":{"result":{}}}};
 const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json","title":"JsonRpcId","description":"A JSON-RPC 2.0 request id: a string, a number, or null (JSON-RPC discourages numbers with fractions and null).","anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]};
 
@@ -6502,7 +6618,7 @@ validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcId = fastFirst(fast216, validate62);
+export const JsonRpcId = fastFirst(fast219, validate62);
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/JsonRpcId.schema.json" */;
@@ -6580,7 +6696,7 @@ validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcRequest = fastFirst(fast220, validate63);
+export const JsonRpcRequest = fastFirst(fast223, validate63);
 const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcRequest.schema.json","title":"JsonRpcRequest","description":"A JSON-RPC 2.0 request of the A2A binding: a method name and its params. Without `id` it is a notification, which gets no answer.","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"method":{"description":"The method, as `SendMessage`.","type":"string","minLength":1},"params":{"description":"The method's params: an object (A2A never uses positional params).","type":"object"}}};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6694,6 +6810,7 @@ vErrors = null;
 if(data.method !== undefined){
 let data2 = data.method;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err7 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -6703,6 +6820,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
+}
 }
 }
 else {
@@ -6744,7 +6862,7 @@ validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcResponse = fastFirst(fast225, validate64);
+export const JsonRpcResponse = fastFirst(fast228, validate64);
 const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcResponse.schema.json","title":"JsonRpcResponse","description":"A JSON-RPC 2.0 answer: a result or an error, never both.","oneOf":[{"$ref":"JsonRpcSuccessResponse.schema.json"},{"$ref":"JsonRpcErrorResponse.schema.json"}]};
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/JsonRpcSuccessResponse.schema.json","title":"JsonRpcSuccessResponse","description":"A JSON-RPC 2.0 answer that succeeded.","type":"object","required":["jsonrpc","id","result"],"properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"JsonRpcId.schema.json"},"result":{"description":"The method's result."}},"not":{"description":"A response never carries both `result` and `error`.","required":["error"],"properties":{"error":{}}}};
 
@@ -7000,9 +7118,9 @@ validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcSuccessResponse = fastFirst(fast226, validate65);
+export const JsonRpcSuccessResponse = fastFirst(fast229, validate65);
 
-export const ListTaskPushNotificationConfigsRequest = fastFirst(fast232, validate70);
+export const ListTaskPushNotificationConfigsRequest = fastFirst(fast236, validate70);
 const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsRequest.schema.json","title":"ListTaskPushNotificationConfigsRequest","description":"The params of ListTaskPushNotificationConfigs.","type":"object","required":["taskId"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"taskId":{"description":"The task.","type":"string","minLength":1},"pageSize":{"description":"At most this many configurations.","type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"}}};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -7035,6 +7153,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7044,6 +7163,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -7119,7 +7239,7 @@ validate70.errors = vErrors;
 return errors === 0;
 }
 
-export const ListTaskPushNotificationConfigsResponse = fastFirst(fast237, validate71);
+export const ListTaskPushNotificationConfigsResponse = fastFirst(fast241, validate71);
 const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTaskPushNotificationConfigsResponse.schema.json","title":"ListTaskPushNotificationConfigsResponse","description":"One page of push-notification configurations.","type":"object","properties":{"configs":{"description":"The configurations.","type":"array","items":{"$ref":"TaskPushNotificationConfig.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"}}};
 const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskPushNotificationConfig.schema.json","title":"TaskPushNotificationConfig","description":"A webhook the agent calls with a task's updates. The agent assigns the `id`; the `taskId` names the task (empty inside a SendMessage configuration, where the task does not exist yet).","type":"object","required":["url"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"Id of this configuration, assigned by the agent.","type":"string"},"taskId":{"description":"The task whose updates are sent.","type":"string"},"url":{"description":"The webhook URL.","type":"string","minLength":1},"token":{"description":"A token the agent sends with each call, so the receiver can check the call belongs to this task or session.","type":"string"},"authentication":{"description":"How the agent authenticates to the webhook.","$ref":"AuthenticationInfo.schema.json"}}};
 
@@ -7177,6 +7297,7 @@ errors++;
 if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
+if(data3.length < 2){
 if(func1(data3) < 1){
 const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7186,6 +7307,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -7227,6 +7349,7 @@ errors++;
 if(data5.scheme !== undefined){
 let data6 = data5.scheme;
 if(typeof data6 === "string"){
+if(data6.length < 2){
 if(func1(data6) < 1){
 const err8 = {instancePath:instancePath+"/authentication/scheme",schemaPath:"AuthenticationInfo.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7236,6 +7359,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
+}
 }
 }
 else {
@@ -7343,7 +7467,7 @@ validate71.errors = vErrors;
 return errors === 0;
 }
 
-export const ListTasksRequest = fastFirst(fast248, validate74);
+export const ListTasksRequest = fastFirst(fast252, validate74);
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksRequest.schema.json","title":"ListTasksRequest","description":"The params of ListTasks (the query of `GET /tasks`): filters and paging.","type":"object","properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"contextId":{"description":"Only tasks of this context.","type":"string"},"status":{"description":"Only tasks in this state; `TASK_STATE_UNSPECIFIED` (the proto default) filters nothing.","anyOf":[{"$ref":"TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"description":"At most this many tasks, from 1 to 100; 50 when unset.","type":"integer","minimum":1,"maximum":100},"pageToken":{"description":"The `nextPageToken` of the previous page.","type":"string"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"description":"Only tasks whose status was recorded at or after this time.","$ref":"Timestamp.schema.json"},"includeArtifacts":{"description":"Whether the tasks carry their artifacts; false when unset.","type":"boolean"}}};
 const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json","title":"TaskState","description":"Where a task is in its life. `COMPLETED`, `FAILED`, `CANCELED` and `REJECTED` are terminal; `INPUT_REQUIRED` and `AUTH_REQUIRED` are interrupted (the task waits for the client). The proto default `TASK_STATE_UNSPECIFIED` is not a state a task can be in; only the ListTasks filter takes it.","type":"string","enum":["TASK_STATE_SUBMITTED","TASK_STATE_WORKING","TASK_STATE_COMPLETED","TASK_STATE_FAILED","TASK_STATE_CANCELED","TASK_STATE_INPUT_REQUIRED","TASK_STATE_REJECTED","TASK_STATE_AUTH_REQUIRED"]};
 const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json","title":"Timestamp","description":"A point in time as ProtoJSON writes google.protobuf.Timestamp: RFC 3339, in UTC (the `Z` suffix), with 0, 3, 6 or 9 fractional digits. A2A asks for UTC and recommends milliseconds.","type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$"};
@@ -7587,7 +7711,7 @@ validate74.errors = vErrors;
 return errors === 0;
 }
 
-export const ListTasksResponse = fastFirst(fast262, validate75);
+export const ListTasksResponse = fastFirst(fast266, validate75);
 const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/ListTasksResponse.schema.json","title":"ListTasksResponse","description":"One page of tasks.","type":"object","required":["tasks","nextPageToken","pageSize","totalSize"],"properties":{"tasks":{"description":"The tasks of the page (empty when none match).","type":"array","items":{"$ref":"Task.schema.json"}},"nextPageToken":{"description":"The token for the next page; empty on the last page.","type":"string"},"pageSize":{"description":"The page size the agent used.","type":"integer","minimum":0,"maximum":2147483647},"totalSize":{"description":"How many tasks match, across all pages.","type":"integer","minimum":0,"maximum":2147483647}}};
 const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/Task.schema.json","title":"Task","description":"The unit of work an agent does for a client: its id, its context, its current status, what it produced and the messages exchanged.","type":"object","required":["id","status"],"properties":{"id":{"description":"Id of the task, made by the agent.","type":"string","minLength":1},"contextId":{"description":"Id of the context (conversation) the task belongs to.","type":"string"},"status":{"description":"The current status.","$ref":"TaskStatus.schema.json"},"artifacts":{"description":"What the task has produced so far.","type":"array","items":{"$ref":"Artifact.schema.json"}},"history":{"description":"The messages of the task, oldest first.","type":"array","items":{"$ref":"Message.schema.json"}},"metadata":{"description":"Extra data about the task, free-form.","type":"object"}}};
 const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatus.schema.json","title":"TaskStatus","description":"The state of a task at one moment, with an optional message from the agent and when it was recorded.","type":"object","required":["state"],"properties":{"state":{"description":"The state.","$ref":"TaskState.schema.json"},"message":{"description":"A message that goes with the state (a question when input is required, say).","$ref":"Message.schema.json"},"timestamp":{"description":"When the status was recorded.","$ref":"Timestamp.schema.json"}}};
@@ -7632,6 +7756,7 @@ errors++;
 if(data.messageId !== undefined){
 let data0 = data.messageId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7641,6 +7766,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -8272,6 +8398,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -8281,6 +8408,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -8549,9 +8677,9 @@ validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const Message = fastFirst(fast272, validate78);
+export const Message = fastFirst(fast276, validate78);
 
-export const MutualTlsSecurityScheme = fastFirst(fast95, validate84);
+export const MutualTlsSecurityScheme = fastFirst(fast96, validate84);
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/MutualTlsSecurityScheme.schema.json" */;
@@ -8589,7 +8717,7 @@ export const OAuth2SecurityScheme = fastFirst(fast45, validate25);
 
 export const OAuthFlows = fastFirst(fast48, validate26);
 
-export const OpenIdConnectSecurityScheme = fastFirst(fast90, validate85);
+export const OpenIdConnectSecurityScheme = fastFirst(fast91, validate85);
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/OpenIdConnectSecurityScheme.schema.json" */;
@@ -8621,6 +8749,7 @@ errors++;
 if(data.openIdConnectUrl !== undefined){
 let data1 = data.openIdConnectUrl;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/openIdConnectUrl",schemaPath:"#/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -8630,6 +8759,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -8658,7 +8788,7 @@ validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const Part = fastFirst(fast138, validate86);
+export const Part = fastFirst(fast140, validate86);
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Part.schema.json" */;
@@ -9075,7 +9205,7 @@ validate87.errors = vErrors;
 return errors === 0;
 }
 
-export const Role = fastFirst(fast277, validate88);
+export const Role = fastFirst(fast281, validate88);
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Role.schema.json" */;
@@ -9105,11 +9235,11 @@ validate88.errors = vErrors;
 return errors === 0;
 }
 
-export const SecurityRequirement = fastFirst(fast99, validate31);
+export const SecurityRequirement = fastFirst(fast101, validate31);
 
 export const SecurityScheme = fastFirst(fast34, validate24);
 
-export const SendMessageConfiguration = fastFirst(fast294, validate89);
+export const SendMessageConfiguration = fastFirst(fast298, validate89);
 const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json","title":"SendMessageConfiguration","description":"How the agent should handle a sent message.","type":"object","properties":{"acceptedOutputModes":{"description":"Media types the client accepts in the answer's parts.","type":"array","items":{"type":"string"}},"taskPushNotificationConfig":{"description":"A webhook for the task's updates.","$ref":"TaskPushNotificationConfig.schema.json"},"historyLength":{"description":"At most this many of the most recent messages in `history`; 0 asks for none, unset for the agent's default.","type":"integer","minimum":0,"maximum":2147483647},"returnImmediately":{"description":"When true, answer as soon as the task exists; by default the agent answers once the task is terminal or interrupted.","type":"boolean"}}};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9213,7 +9343,7 @@ validate89.errors = vErrors;
 return errors === 0;
 }
 
-export const SendMessageRequest = fastFirst(fast300, validate91);
+export const SendMessageRequest = fastFirst(fast304, validate91);
 const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageRequest.schema.json","title":"SendMessageRequest","description":"The params of SendMessage and SendStreamingMessage, and the body of `POST /message:send` and `POST /message:stream`.","type":"object","required":["message"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"message":{"description":"The message.","$ref":"Message.schema.json"},"configuration":{"description":"How to handle it.","$ref":"SendMessageConfiguration.schema.json"},"metadata":{"description":"Extra data about the request, free-form.","type":"object"}}};
 
 function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9283,7 +9413,7 @@ validate91.errors = vErrors;
 return errors === 0;
 }
 
-export const SendMessageResponse = fastFirst(fast305, validate94);
+export const SendMessageResponse = fastFirst(fast309, validate94);
 const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SendMessageResponse.schema.json","title":"SendMessageResponse","description":"The answer to SendMessage: the task the message started or continued, or a message when the agent answers directly. Exactly one of the two.","type":"object","oneOf":[{"properties":{"task":{"description":"The task.","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"The agent's direct answer.","$ref":"Message.schema.json"}},"required":["message"]}]};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -9433,7 +9563,7 @@ validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const StreamResponse = fastFirst(fast310, validate99);
+export const StreamResponse = fastFirst(fast315, validate99);
 const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/StreamResponse.schema.json","title":"StreamResponse","description":"One event of a stream: exactly one of a task, a message, a status update or an artifact update.","type":"object","oneOf":[{"properties":{"task":{"description":"The task as it stands (the first event of a task's stream).","$ref":"Task.schema.json"}},"required":["task"]},{"properties":{"message":{"description":"A message (the only event when the agent answers without a task).","$ref":"Message.schema.json"}},"required":["message"]},{"properties":{"statusUpdate":{"description":"The task moved to a new status.","$ref":"TaskStatusUpdateEvent.schema.json"}},"required":["statusUpdate"]},{"properties":{"artifactUpdate":{"description":"An artifact, or a chunk of one.","$ref":"TaskArtifactUpdateEvent.schema.json"}},"required":["artifactUpdate"]}]};
 const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/TaskStatusUpdateEvent.schema.json","title":"TaskStatusUpdateEvent","description":"A streamed event: the task moved to a new status.","type":"object","required":["taskId","contextId","status"],"properties":{"taskId":{"description":"The task.","type":"string","minLength":1},"contextId":{"description":"The context of the task.","type":"string","minLength":1},"status":{"description":"The new status.","$ref":"TaskStatus.schema.json"},"metadata":{"description":"Extra data about the event, free-form.","type":"object"}}};
 
@@ -9475,6 +9605,7 @@ errors++;
 if(data.taskId !== undefined){
 let data0 = data.taskId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9484,6 +9615,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -9500,6 +9632,7 @@ errors++;
 if(data.contextId !== undefined){
 let data1 = data.contextId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9509,6 +9642,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -9596,6 +9730,7 @@ errors++;
 if(data.taskId !== undefined){
 let data0 = data.taskId;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9605,6 +9740,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -9621,6 +9757,7 @@ errors++;
 if(data.contextId !== undefined){
 let data1 = data.contextId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9630,6 +9767,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -9955,7 +10093,7 @@ validate99.errors = vErrors;
 return errors === 0;
 }
 
-export const StringList = fastFirst(fast102, validate112);
+export const StringList = fastFirst(fast104, validate112);
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/StringList.schema.json" */;
@@ -10005,7 +10143,7 @@ validate112.errors = vErrors;
 return errors === 0;
 }
 
-export const SubscribeToTaskRequest = fastFirst(fast331, validate113);
+export const SubscribeToTaskRequest = fastFirst(fast337, validate113);
 const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/1.0/SubscribeToTaskRequest.schema.json","title":"SubscribeToTaskRequest","description":"The params of SubscribeToTask.","type":"object","required":["id"],"properties":{"tenant":{"description":"Opaque routing value naming the tenant the call is for; when an interface declares one, the client repeats it here.","type":"string"},"id":{"description":"The task.","type":"string","minLength":1}}};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10038,6 +10176,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10047,6 +10186,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -10075,13 +10215,13 @@ validate113.errors = vErrors;
 return errors === 0;
 }
 
-export const Task = fastFirst(fast265, validate76);
+export const Task = fastFirst(fast269, validate76);
 
-export const TaskArtifactUpdateEvent = fastFirst(fast324, validate105);
+export const TaskArtifactUpdateEvent = fastFirst(fast329, validate105);
 
-export const TaskPushNotificationConfig = fastFirst(fast240, validate72);
+export const TaskPushNotificationConfig = fastFirst(fast244, validate72);
 
-export const TaskState = fastFirst(fast252, validate114);
+export const TaskState = fastFirst(fast256, validate114);
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json" */;
@@ -10111,11 +10251,11 @@ validate114.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskStatus = fastFirst(fast269, validate77);
+export const TaskStatus = fastFirst(fast273, validate77);
 
-export const TaskStatusUpdateEvent = fastFirst(fast317, validate102);
+export const TaskStatusUpdateEvent = fastFirst(fast322, validate102);
 
-export const Timestamp = fastFirst(fast258, validate115);
+export const Timestamp = fastFirst(fast262, validate115);
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json" */;
@@ -10157,7 +10297,7 @@ validate115.errors = vErrors;
 return errors === 0;
 }
 
-export const cancelTask_body_0 = fastFirst(fast334, validate116);
+export const cancelTask_body_0 = fastFirst(fast340, validate116);
 const schema126 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_0.json"};
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10205,7 +10345,7 @@ validate116.errors = vErrors;
 return errors === 0;
 }
 
-export const cancelTask_body_1 = fastFirst(fast337, validate117);
+export const cancelTask_body_1 = fastFirst(fast343, validate117);
 const schema127 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTask_body_1.json"};
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10253,7 +10393,7 @@ validate117.errors = vErrors;
 return errors === 0;
 }
 
-export const cancelTaskForTenant_body_0 = fastFirst(fast340, validate118);
+export const cancelTaskForTenant_body_0 = fastFirst(fast346, validate118);
 const schema128 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTaskForTenant_body_0.json"};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10301,7 +10441,7 @@ validate118.errors = vErrors;
 return errors === 0;
 }
 
-export const cancelTaskForTenant_body_1 = fastFirst(fast343, validate119);
+export const cancelTaskForTenant_body_1 = fastFirst(fast349, validate119);
 const schema129 = {"type":"object","description":"The request's fields other than the task id, which the path carries.","properties":{"tenant":{"type":"string"},"metadata":{"type":"object"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/cancelTaskForTenant_body_1.json"};
 
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10349,7 +10489,7 @@ validate119.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_CancelTask_params = fastFirst(fast346, validate120);
+export const rpc_CancelTask_params = fastFirst(fast352, validate120);
 const schema130 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"metadata":{"type":"object"}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CancelTask_params.json"};
 
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10382,6 +10522,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10391,6 +10532,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -10432,7 +10574,7 @@ validate120.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast350, validate121);
+export const rpc_CreateTaskPushNotificationConfig_params = fastFirst(fast356, validate121);
 const schema131 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string"},"url":{"type":"string","minLength":1},"token":{"type":"string"},"authentication":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json"}},"required":["taskId","url"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_CreateTaskPushNotificationConfig_params.json"};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10475,6 +10617,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10484,6 +10627,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -10512,6 +10656,7 @@ errors++;
 if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
+if(data3.length < 2){
 if(func1(data3) < 1){
 const err6 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10521,6 +10666,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
+}
 }
 }
 else {
@@ -10562,6 +10708,7 @@ errors++;
 if(data5.scheme !== undefined){
 let data6 = data5.scheme;
 if(typeof data6 === "string"){
+if(data6.length < 2){
 if(func1(data6) < 1){
 const err10 = {instancePath:instancePath+"/authentication/scheme",schemaPath:"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10571,6 +10718,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
+}
 }
 }
 else {
@@ -10623,7 +10771,7 @@ validate121.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast357, validate122);
+export const rpc_DeleteTaskPushNotificationConfig_params = fastFirst(fast363, validate122);
 const schema133 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_DeleteTaskPushNotificationConfig_params.json"};
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10666,6 +10814,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10675,6 +10824,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -10691,6 +10841,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10700,6 +10851,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -10728,7 +10880,7 @@ validate122.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_GetExtendedAgentCard_params = fastFirst(fast361, validate123);
+export const rpc_GetExtendedAgentCard_params = fastFirst(fast367, validate123);
 const schema134 = {"type":"object","properties":{"tenant":{"type":"string"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetExtendedAgentCard_params.json"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10763,7 +10915,7 @@ validate123.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_GetTask_params = fastFirst(fast363, validate124);
+export const rpc_GetTask_params = fastFirst(fast369, validate124);
 const schema135 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTask_params.json"};
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10796,6 +10948,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10805,6 +10958,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -10868,7 +11022,7 @@ validate124.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast367, validate125);
+export const rpc_GetTaskPushNotificationConfig_params = fastFirst(fast373, validate125);
 const schema136 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}},"required":["taskId","id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_GetTaskPushNotificationConfig_params.json"};
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -10911,6 +11065,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10920,6 +11075,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -10936,6 +11092,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10945,6 +11102,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -10973,7 +11131,7 @@ validate125.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast371, validate126);
+export const rpc_ListTaskPushNotificationConfigs_params = fastFirst(fast377, validate126);
 const schema137 = {"type":"object","properties":{"tenant":{"type":"string"},"taskId":{"type":"string","minLength":1},"pageSize":{"type":"integer","minimum":0,"maximum":2147483647},"pageToken":{"type":"string"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTaskPushNotificationConfigs_params.json"};
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11006,6 +11164,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -11015,6 +11174,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -11090,7 +11250,7 @@ validate126.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_ListTasks_params = fastFirst(fast376, validate127);
+export const rpc_ListTasks_params = fastFirst(fast382, validate127);
 const schema138 = {"type":"object","properties":{"tenant":{"type":"string"},"contextId":{"type":"string"},"status":{"anyOf":[{"$ref":"https://agentproto.dev/schemas/a2a/1.0/TaskState.schema.json"},{"const":"TASK_STATE_UNSPECIFIED"}]},"pageSize":{"type":"integer","minimum":1,"maximum":100},"pageToken":{"type":"string"},"historyLength":{"type":"integer","minimum":0,"maximum":2147483647},"statusTimestampAfter":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Timestamp.schema.json"},"includeArtifacts":{"type":"boolean"}},"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_ListTasks_params.json"};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11330,7 +11490,7 @@ validate127.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_SendMessage_params = fastFirst(fast386, validate128);
+export const rpc_SendMessage_params = fastFirst(fast392, validate128);
 const schema141 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendMessage_params.json"};
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11400,7 +11560,7 @@ validate128.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_SendStreamingMessage_params = fastFirst(fast391, validate131);
+export const rpc_SendStreamingMessage_params = fastFirst(fast397, validate131);
 const schema142 = {"type":"object","properties":{"tenant":{"type":"string"},"message":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/Message.schema.json"},"configuration":{"$ref":"https://agentproto.dev/schemas/a2a/1.0/SendMessageConfiguration.schema.json"},"metadata":{"type":"object"}},"required":["message"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SendStreamingMessage_params.json"};
 
 function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11470,7 +11630,7 @@ validate131.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_SubscribeToTask_params = fastFirst(fast396, validate134);
+export const rpc_SubscribeToTask_params = fastFirst(fast402, validate134);
 const schema143 = {"type":"object","properties":{"tenant":{"type":"string"},"id":{"type":"string","minLength":1}},"required":["id"],"$id":"https://agentproto.dev/schemas/a2a/1.0/inline/rpc_SubscribeToTask_params.json"};
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -11503,6 +11663,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -11512,6 +11673,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -11556,10 +11718,10 @@ validate.full = full;
 return validate;
 }
 const fastUcs2length = (runtime2.default ?? runtime2);
-const fastPattern146 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
-const fastPattern171 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
-const fastPattern259 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
-const fastFormat260 = runtime3.fullFormats["date-time"];
+const fastPattern148 = new RegExp("^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$", "u");
+const fastPattern174 = new RegExp("^[A-Z][A-Z0-9_]*[A-Z0-9]$", "u");
+const fastPattern263 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z$", "u");
+const fastFormat264 = runtime3.fullFormats["date-time"];
 function fast0(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v1 = data["description"];
@@ -11852,7 +12014,20 @@ return true;
 }
 function fast48(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast49(data) ? 1 : 0) + (fast58(data) ? 1 : 0) + (fast65(data) ? 1 : 0) + (fast72(data) ? 1 : 0) + (fast79(data) ? 1 : 0)) !== 1) return false;
+{let v87 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["authorizationCode"] !== undefined) v87 = 0;
+if(data["clientCredentials"] !== undefined) v87 = v87 === -1 ? 1 : -2;
+if(data["implicit"] !== undefined) v87 = v87 === -1 ? 2 : -2;
+if(data["password"] !== undefined) v87 = v87 === -1 ? 3 : -2;
+if(data["deviceCode"] !== undefined) v87 = v87 === -1 ? 4 : -2;
+}
+if(v87 === 0){ if(!fast49(data)) return false; }
+else if(v87 === 1){ if(!fast58(data)) return false; }
+else if(v87 === 2){ if(!fast65(data)) return false; }
+else if(v87 === 3){ if(!fast72(data)) return false; }
+else if(v87 === 4){ if(!fast79(data)) return false; }
+else if(((fast49(data) ? 1 : 0) + (fast58(data) ? 1 : 0) + (fast65(data) ? 1 : 0) + (fast72(data) ? 1 : 0) + (fast79(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
 function fast45(data){
@@ -11865,9 +12040,9 @@ if(!(typeof v46 == "string")) return false;
 if(v47 === undefined) return false;
 if(!fast48(v47)) return false;
 }
-{const v87 = data["oauth2MetadataUrl"];
-if(v87 !== undefined){
-if(!(typeof v87 == "string")) return false;
+{const v88 = data["oauth2MetadataUrl"];
+if(v88 !== undefined){
+if(!(typeof v88 == "string")) return false;
 }}
 return true;
 }
@@ -11880,142 +12055,155 @@ if(!fast45(v44)) return false;
 }
 return true;
 }
-function fast90(data){
+function fast91(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v91 = data["description"];
-if(v91 !== undefined){
-if(!(typeof v91 == "string")) return false;
-}}
-{const v92 = data["openIdConnectUrl"];
-if(v92 === undefined) return false;
+{const v92 = data["description"];
+if(v92 !== undefined){
 if(!(typeof v92 == "string")) return false;
-if(v92.length < 1 || (v92.length < 2 && fastUcs2length(v92) < 1)) return false;
+}}
+{const v93 = data["openIdConnectUrl"];
+if(v93 === undefined) return false;
+if(!(typeof v93 == "string")) return false;
+if(v93.length < 1 || (v93.length < 2 && fastUcs2length(v93) < 1)) return false;
 }
 return true;
 }
-function fast88(data){
+function fast89(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v89 = data["openIdConnectSecurityScheme"];
-if(v89 === undefined) return false;
-if(!fast90(v89)) return false;
+{const v90 = data["openIdConnectSecurityScheme"];
+if(v90 === undefined) return false;
+if(!fast91(v90)) return false;
 }
 }
 return true;
 }
-function fast95(data){
+function fast96(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v96 = data["description"];
-if(v96 !== undefined){
-if(!(typeof v96 == "string")) return false;
+{const v97 = data["description"];
+if(v97 !== undefined){
+if(!(typeof v97 == "string")) return false;
 }}
 return true;
 }
-function fast93(data){
+function fast94(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v94 = data["mtlsSecurityScheme"];
-if(v94 === undefined) return false;
-if(!fast95(v94)) return false;
+{const v95 = data["mtlsSecurityScheme"];
+if(v95 === undefined) return false;
+if(!fast96(v95)) return false;
 }
 }
 return true;
 }
 function fast34(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast35(data) ? 1 : 0) + (fast37(data) ? 1 : 0) + (fast43(data) ? 1 : 0) + (fast88(data) ? 1 : 0) + (fast93(data) ? 1 : 0)) !== 1) return false;
+{let v98 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["apiKeySecurityScheme"] !== undefined) v98 = 0;
+if(data["httpAuthSecurityScheme"] !== undefined) v98 = v98 === -1 ? 1 : -2;
+if(data["oauth2SecurityScheme"] !== undefined) v98 = v98 === -1 ? 2 : -2;
+if(data["openIdConnectSecurityScheme"] !== undefined) v98 = v98 === -1 ? 3 : -2;
+if(data["mtlsSecurityScheme"] !== undefined) v98 = v98 === -1 ? 4 : -2;
+}
+if(v98 === 0){ if(!fast35(data)) return false; }
+else if(v98 === 1){ if(!fast37(data)) return false; }
+else if(v98 === 2){ if(!fast43(data)) return false; }
+else if(v98 === 3){ if(!fast89(data)) return false; }
+else if(v98 === 4){ if(!fast94(data)) return false; }
+else if(((fast35(data) ? 1 : 0) + (fast37(data) ? 1 : 0) + (fast43(data) ? 1 : 0) + (fast89(data) ? 1 : 0) + (fast94(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
-function fast102(data){
+function fast104(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v103 = data["list"];
-if(v103 !== undefined){
-if(!(Array.isArray(v103))) return false;
-for(let v104 = 0; v104 < v103.length; v104++){
-if(!(typeof v103[v104] == "string")) return false;
+{const v105 = data["list"];
+if(v105 !== undefined){
+if(!(Array.isArray(v105))) return false;
+for(let v106 = 0; v106 < v105.length; v106++){
+if(!(typeof v105[v106] == "string")) return false;
 }
 }}
 return true;
 }
-function fast99(data){
+function fast101(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v100 = data["schemes"];
-if(v100 !== undefined){
-if(!((v100 && typeof v100 == "object" && !Array.isArray(v100)))) return false;
-for(const v101 in v100){
-if(!fast102(v100[v101])) return false;
+{const v102 = data["schemes"];
+if(v102 !== undefined){
+if(!((v102 && typeof v102 == "object" && !Array.isArray(v102)))) return false;
+for(const v103 in v102){
+if(!fast104(v102[v103])) return false;
 }
 }}
 return true;
 }
-function fast111(data){
+function fast113(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v112 = data["id"];
-if(v112 === undefined) return false;
-if(!(typeof v112 == "string")) return false;
-if(v112.length < 1 || (v112.length < 2 && fastUcs2length(v112) < 1)) return false;
-}
-{const v113 = data["name"];
-if(v113 === undefined) return false;
-if(!(typeof v113 == "string")) return false;
-if(v113.length < 1 || (v113.length < 2 && fastUcs2length(v113) < 1)) return false;
-}
-{const v114 = data["description"];
+{const v114 = data["id"];
 if(v114 === undefined) return false;
 if(!(typeof v114 == "string")) return false;
 if(v114.length < 1 || (v114.length < 2 && fastUcs2length(v114) < 1)) return false;
 }
-{const v115 = data["tags"];
+{const v115 = data["name"];
 if(v115 === undefined) return false;
-if(!(Array.isArray(v115))) return false;
-if(v115.length < 1) return false;
-for(let v116 = 0; v116 < v115.length; v116++){
-if(!(typeof v115[v116] == "string")) return false;
+if(!(typeof v115 == "string")) return false;
+if(v115.length < 1 || (v115.length < 2 && fastUcs2length(v115) < 1)) return false;
 }
+{const v116 = data["description"];
+if(v116 === undefined) return false;
+if(!(typeof v116 == "string")) return false;
+if(v116.length < 1 || (v116.length < 2 && fastUcs2length(v116) < 1)) return false;
 }
-{const v117 = data["examples"];
-if(v117 !== undefined){
+{const v117 = data["tags"];
+if(v117 === undefined) return false;
 if(!(Array.isArray(v117))) return false;
+if(v117.length < 1) return false;
 for(let v118 = 0; v118 < v117.length; v118++){
 if(!(typeof v117[v118] == "string")) return false;
 }
-}}
-{const v119 = data["inputModes"];
+}
+{const v119 = data["examples"];
 if(v119 !== undefined){
 if(!(Array.isArray(v119))) return false;
 for(let v120 = 0; v120 < v119.length; v120++){
 if(!(typeof v119[v120] == "string")) return false;
 }
 }}
-{const v121 = data["outputModes"];
+{const v121 = data["inputModes"];
 if(v121 !== undefined){
 if(!(Array.isArray(v121))) return false;
 for(let v122 = 0; v122 < v121.length; v122++){
 if(!(typeof v121[v122] == "string")) return false;
 }
 }}
-{const v123 = data["securityRequirements"];
+{const v123 = data["outputModes"];
 if(v123 !== undefined){
 if(!(Array.isArray(v123))) return false;
 for(let v124 = 0; v124 < v123.length; v124++){
-if(!fast99(v123[v124])) return false;
+if(!(typeof v123[v124] == "string")) return false;
+}
+}}
+{const v125 = data["securityRequirements"];
+if(v125 !== undefined){
+if(!(Array.isArray(v125))) return false;
+for(let v126 = 0; v126 < v125.length; v126++){
+if(!fast101(v125[v126])) return false;
 }
 }}
 return true;
 }
-function fast127(data){
+function fast129(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v128 = data["protected"];
-if(v128 === undefined) return false;
-if(!(typeof v128 == "string")) return false;
-if(v128.length < 1 || (v128.length < 2 && fastUcs2length(v128) < 1)) return false;
+{const v130 = data["protected"];
+if(v130 === undefined) return false;
+if(!(typeof v130 == "string")) return false;
+if(v130.length < 1 || (v130.length < 2 && fastUcs2length(v130) < 1)) return false;
 }
-{const v129 = data["signature"];
-if(v129 === undefined) return false;
-if(!(typeof v129 == "string")) return false;
-if(v129.length < 1 || (v129.length < 2 && fastUcs2length(v129) < 1)) return false;
+{const v131 = data["signature"];
+if(v131 === undefined) return false;
+if(!(typeof v131 == "string")) return false;
+if(v131.length < 1 || (v131.length < 2 && fastUcs2length(v131) < 1)) return false;
 }
-{const v130 = data["header"];
-if(v130 !== undefined){
-if(!((v130 && typeof v130 == "object" && !Array.isArray(v130)))) return false;
+{const v132 = data["header"];
+if(v132 !== undefined){
+if(!((v132 && typeof v132 == "object" && !Array.isArray(v132)))) return false;
 }}
 return true;
 }
@@ -12063,22 +12251,14 @@ for(const v33 in v32){
 if(!fast34(v32[v33])) return false;
 }
 }}
-{const v97 = data["securityRequirements"];
-if(v97 !== undefined){
-if(!(Array.isArray(v97))) return false;
-for(let v98 = 0; v98 < v97.length; v98++){
-if(!fast99(v97[v98])) return false;
+{const v99 = data["securityRequirements"];
+if(v99 !== undefined){
+if(!(Array.isArray(v99))) return false;
+for(let v100 = 0; v100 < v99.length; v100++){
+if(!fast101(v99[v100])) return false;
 }
 }}
-{const v105 = data["defaultInputModes"];
-if(v105 === undefined) return false;
-if(!(Array.isArray(v105))) return false;
-if(v105.length < 1) return false;
-for(let v106 = 0; v106 < v105.length; v106++){
-if(!(typeof v105[v106] == "string")) return false;
-}
-}
-{const v107 = data["defaultOutputModes"];
+{const v107 = data["defaultInputModes"];
 if(v107 === undefined) return false;
 if(!(Array.isArray(v107))) return false;
 if(v107.length < 1) return false;
@@ -12086,172 +12266,178 @@ for(let v108 = 0; v108 < v107.length; v108++){
 if(!(typeof v107[v108] == "string")) return false;
 }
 }
-{const v109 = data["skills"];
+{const v109 = data["defaultOutputModes"];
 if(v109 === undefined) return false;
 if(!(Array.isArray(v109))) return false;
 if(v109.length < 1) return false;
 for(let v110 = 0; v110 < v109.length; v110++){
-if(!fast111(v109[v110])) return false;
+if(!(typeof v109[v110] == "string")) return false;
 }
 }
-{const v125 = data["signatures"];
-if(v125 !== undefined){
-if(!(Array.isArray(v125))) return false;
-for(let v126 = 0; v126 < v125.length; v126++){
-if(!fast127(v125[v126])) return false;
+{const v111 = data["skills"];
+if(v111 === undefined) return false;
+if(!(Array.isArray(v111))) return false;
+if(v111.length < 1) return false;
+for(let v112 = 0; v112 < v111.length; v112++){
+if(!fast113(v111[v112])) return false;
+}
+}
+{const v127 = data["signatures"];
+if(v127 !== undefined){
+if(!(Array.isArray(v127))) return false;
+for(let v128 = 0; v128 < v127.length; v128++){
+if(!fast129(v127[v128])) return false;
 }
 }}
-{const v131 = data["iconUrl"];
-if(v131 !== undefined){
-if(!(typeof v131 == "string")) return false;
+{const v133 = data["iconUrl"];
+if(v133 !== undefined){
+if(!(typeof v133 == "string")) return false;
 }}
-return true;
-}
-function fast142(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v143 = data["text"];
-if(v143 === undefined) return false;
-if(!(typeof v143 == "string")) return false;
-}
-}
 return true;
 }
 function fast144(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v145 = data["raw"];
+{const v145 = data["text"];
 if(v145 === undefined) return false;
 if(!(typeof v145 == "string")) return false;
-if(!fastPattern146.test(v145)) return false;
 }
 }
 return true;
 }
-function fast147(data){
+function fast146(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v148 = data["url"];
-if(v148 === undefined) return false;
-if(!(typeof v148 == "string")) return false;
+{const v147 = data["raw"];
+if(v147 === undefined) return false;
+if(!(typeof v147 == "string")) return false;
+if(!fastPattern148.test(v147)) return false;
 }
 }
 return true;
 }
 function fast149(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v150 = data["data"];
+{const v150 = data["url"];
 if(v150 === undefined) return false;
+if(!(typeof v150 == "string")) return false;
+}
+}
+return true;
+}
+function fast151(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v152 = data["data"];
+if(v152 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast138(data){
+function fast140(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v139 = data["metadata"];
-if(v139 !== undefined){
-if(!((v139 && typeof v139 == "object" && !Array.isArray(v139)))) return false;
-}}
-{const v140 = data["filename"];
-if(v140 !== undefined){
-if(!(typeof v140 == "string")) return false;
-}}
-{const v141 = data["mediaType"];
+{const v141 = data["metadata"];
 if(v141 !== undefined){
-if(!(typeof v141 == "string")) return false;
+if(!((v141 && typeof v141 == "object" && !Array.isArray(v141)))) return false;
 }}
-if(((fast142(data) ? 1 : 0) + (fast144(data) ? 1 : 0) + (fast147(data) ? 1 : 0) + (fast149(data) ? 1 : 0)) !== 1) return false;
+{const v142 = data["filename"];
+if(v142 !== undefined){
+if(!(typeof v142 == "string")) return false;
+}}
+{const v143 = data["mediaType"];
+if(v143 !== undefined){
+if(!(typeof v143 == "string")) return false;
+}}
+{let v153 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["text"] !== undefined) v153 = 0;
+if(data["raw"] !== undefined) v153 = v153 === -1 ? 1 : -2;
+if(data["url"] !== undefined) v153 = v153 === -1 ? 2 : -2;
+if(data["data"] !== undefined) v153 = v153 === -1 ? 3 : -2;
+}
+if(v153 === 0){ if(!fast144(data)) return false; }
+else if(v153 === 1){ if(!fast146(data)) return false; }
+else if(v153 === 2){ if(!fast149(data)) return false; }
+else if(v153 === 3){ if(!fast151(data)) return false; }
+else if(((fast144(data) ? 1 : 0) + (fast146(data) ? 1 : 0) + (fast149(data) ? 1 : 0) + (fast151(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
-function fast132(data){
+function fast134(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v133 = data["artifactId"];
-if(v133 === undefined) return false;
-if(!(typeof v133 == "string")) return false;
-if(v133.length < 1 || (v133.length < 2 && fastUcs2length(v133) < 1)) return false;
-}
-{const v134 = data["name"];
-if(v134 !== undefined){
-if(!(typeof v134 == "string")) return false;
-}}
-{const v135 = data["description"];
-if(v135 !== undefined){
+{const v135 = data["artifactId"];
+if(v135 === undefined) return false;
 if(!(typeof v135 == "string")) return false;
+if(v135.length < 1 || (v135.length < 2 && fastUcs2length(v135) < 1)) return false;
+}
+{const v136 = data["name"];
+if(v136 !== undefined){
+if(!(typeof v136 == "string")) return false;
 }}
-{const v136 = data["parts"];
-if(v136 === undefined) return false;
-if(!(Array.isArray(v136))) return false;
-if(v136.length < 1) return false;
-for(let v137 = 0; v137 < v136.length; v137++){
-if(!fast138(v136[v137])) return false;
-}
-}
-{const v151 = data["metadata"];
-if(v151 !== undefined){
-if(!((v151 && typeof v151 == "object" && !Array.isArray(v151)))) return false;
+{const v137 = data["description"];
+if(v137 !== undefined){
+if(!(typeof v137 == "string")) return false;
 }}
-{const v152 = data["extensions"];
-if(v152 !== undefined){
-if(!(Array.isArray(v152))) return false;
-for(let v153 = 0; v153 < v152.length; v153++){
-if(!(typeof v152[v153] == "string")) return false;
+{const v138 = data["parts"];
+if(v138 === undefined) return false;
+if(!(Array.isArray(v138))) return false;
+if(v138.length < 1) return false;
+for(let v139 = 0; v139 < v138.length; v139++){
+if(!fast140(v138[v139])) return false;
 }
+}
+{const v154 = data["metadata"];
+if(v154 !== undefined){
+if(!((v154 && typeof v154 == "object" && !Array.isArray(v154)))) return false;
 }}
-return true;
+{const v155 = data["extensions"];
+if(v155 !== undefined){
+if(!(Array.isArray(v155))) return false;
+for(let v156 = 0; v156 < v155.length; v156++){
+if(!(typeof v155[v156] == "string")) return false;
 }
-function fast154(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v155 = data["scheme"];
-if(v155 === undefined) return false;
-if(!(typeof v155 == "string")) return false;
-if(v155.length < 1 || (v155.length < 2 && fastUcs2length(v155) < 1)) return false;
-}
-{const v156 = data["credentials"];
-if(v156 !== undefined){
-if(!(typeof v156 == "string")) return false;
 }}
 return true;
 }
 function fast157(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v158 = data["tenant"];
-if(v158 !== undefined){
+{const v158 = data["scheme"];
+if(v158 === undefined) return false;
 if(!(typeof v158 == "string")) return false;
-}}
-{const v159 = data["id"];
-if(v159 === undefined) return false;
+if(v158.length < 1 || (v158.length < 2 && fastUcs2length(v158) < 1)) return false;
+}
+{const v159 = data["credentials"];
+if(v159 !== undefined){
 if(!(typeof v159 == "string")) return false;
-if(v159.length < 1 || (v159.length < 2 && fastUcs2length(v159) < 1)) return false;
-}
-{const v160 = data["metadata"];
-if(v160 !== undefined){
-if(!((v160 && typeof v160 == "object" && !Array.isArray(v160)))) return false;
 }}
 return true;
 }
-function fast161(data){
+function fast160(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v162 = data["tenant"];
-if(v162 !== undefined){
+{const v161 = data["tenant"];
+if(v161 !== undefined){
+if(!(typeof v161 == "string")) return false;
+}}
+{const v162 = data["id"];
+if(v162 === undefined) return false;
 if(!(typeof v162 == "string")) return false;
+if(v162.length < 1 || (v162.length < 2 && fastUcs2length(v162) < 1)) return false;
+}
+{const v163 = data["metadata"];
+if(v163 !== undefined){
+if(!((v163 && typeof v163 == "object" && !Array.isArray(v163)))) return false;
 }}
-{const v163 = data["taskId"];
-if(v163 === undefined) return false;
-if(!(typeof v163 == "string")) return false;
-if(v163.length < 1 || (v163.length < 2 && fastUcs2length(v163) < 1)) return false;
-}
-{const v164 = data["id"];
-if(v164 === undefined) return false;
-if(!(typeof v164 == "string")) return false;
-if(v164.length < 1 || (v164.length < 2 && fastUcs2length(v164) < 1)) return false;
-}
 return true;
 }
-function fast165(data){
+function fast164(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-return true;
+{const v165 = data["tenant"];
+if(v165 !== undefined){
+if(!(typeof v165 == "string")) return false;
+}}
+{const v166 = data["taskId"];
+if(v166 === undefined) return false;
+if(!(typeof v166 == "string")) return false;
+if(v166.length < 1 || (v166.length < 2 && fastUcs2length(v166) < 1)) return false;
 }
-function fast166(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v167 = data["@type"];
+{const v167 = data["id"];
 if(v167 === undefined) return false;
 if(!(typeof v167 == "string")) return false;
 if(v167.length < 1 || (v167.length < 2 && fastUcs2length(v167) < 1)) return false;
@@ -12260,696 +12446,709 @@ return true;
 }
 function fast168(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v169 = data["@type"];
-if(v169 === undefined) return false;
-if(!(v169 === "type.googleapis.com/google.rpc.ErrorInfo")) return false;
+return true;
 }
-{const v170 = data["reason"];
+function fast169(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v170 = data["@type"];
 if(v170 === undefined) return false;
 if(!(typeof v170 == "string")) return false;
-if(v170.length > 63 && fastUcs2length(v170) > 63) return false;
-if(!fastPattern171.test(v170)) return false;
+if(v170.length < 1 || (v170.length < 2 && fastUcs2length(v170) < 1)) return false;
 }
-{const v172 = data["domain"];
+return true;
+}
+function fast171(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v172 = data["@type"];
 if(v172 === undefined) return false;
-if(!(typeof v172 == "string")) return false;
+if(!(v172 === "type.googleapis.com/google.rpc.ErrorInfo")) return false;
 }
-{const v173 = data["metadata"];
-if(v173 !== undefined){
-if(!((v173 && typeof v173 == "object" && !Array.isArray(v173)))) return false;
-for(const v174 in v173){
-if(!(typeof v173[v174] == "string")) return false;
+{const v173 = data["reason"];
+if(v173 === undefined) return false;
+if(!(typeof v173 == "string")) return false;
+if(v173.length > 63 && fastUcs2length(v173) > 63) return false;
+if(!fastPattern174.test(v173)) return false;
 }
-}}
-return true;
+{const v175 = data["domain"];
+if(v175 === undefined) return false;
+if(!(typeof v175 == "string")) return false;
 }
-function fast177(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v178 = data["code"];
-if(v178 === undefined) return false;
-if(!(Number.isInteger(v178))) return false;
-if((!(v178 >= 100) || !(v178 <= 599))) return false;
-}
-{const v179 = data["status"];
-if(v179 !== undefined){
-if(!(typeof v179 == "string")) return false;
-}}
-{const v180 = data["message"];
-if(v180 === undefined) return false;
-if(!(typeof v180 == "string")) return false;
-}
-{const v181 = data["details"];
-if(v181 !== undefined){
-if(!(Array.isArray(v181))) return false;
-for(let v182 = 0; v182 < v181.length; v182++){
-if(!fast166(v181[v182])) return false;
+{const v176 = data["metadata"];
+if(v176 !== undefined){
+if(!((v176 && typeof v176 == "object" && !Array.isArray(v176)))) return false;
+for(const v177 in v176){
+if(!(typeof v176[v177] == "string")) return false;
 }
 }}
 return true;
 }
-function fast175(data){
+function fast180(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v176 = data["error"];
-if(v176 === undefined) return false;
-if(!fast177(v176)) return false;
+{const v181 = data["code"];
+if(v181 === undefined) return false;
+if(!(Number.isInteger(v181))) return false;
+if((!(v181 >= 100) || !(v181 <= 599))) return false;
 }
-return true;
+{const v182 = data["status"];
+if(v182 !== undefined){
+if(!(typeof v182 == "string")) return false;
+}}
+{const v183 = data["message"];
+if(v183 === undefined) return false;
+if(!(typeof v183 == "string")) return false;
 }
-function fast183(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v184 = data["tenant"];
+{const v184 = data["details"];
 if(v184 !== undefined){
-if(!(typeof v184 == "string")) return false;
+if(!(Array.isArray(v184))) return false;
+for(let v185 = 0; v185 < v184.length; v185++){
+if(!fast169(v184[v185])) return false;
+}
 }}
 return true;
 }
-function fast185(data){
+function fast178(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v186 = data["tenant"];
-if(v186 !== undefined){
-if(!(typeof v186 == "string")) return false;
-}}
-{const v187 = data["taskId"];
-if(v187 === undefined) return false;
+{const v179 = data["error"];
+if(v179 === undefined) return false;
+if(!fast180(v179)) return false;
+}
+return true;
+}
+function fast186(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v187 = data["tenant"];
+if(v187 !== undefined){
 if(!(typeof v187 == "string")) return false;
-if(v187.length < 1 || (v187.length < 2 && fastUcs2length(v187) < 1)) return false;
-}
-{const v188 = data["id"];
-if(v188 === undefined) return false;
-if(!(typeof v188 == "string")) return false;
-if(v188.length < 1 || (v188.length < 2 && fastUcs2length(v188) < 1)) return false;
-}
+}}
 return true;
 }
-function fast189(data){
+function fast188(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v190 = data["tenant"];
-if(v190 !== undefined){
-if(!(typeof v190 == "string")) return false;
+{const v189 = data["tenant"];
+if(v189 !== undefined){
+if(!(typeof v189 == "string")) return false;
 }}
+{const v190 = data["taskId"];
+if(v190 === undefined) return false;
+if(!(typeof v190 == "string")) return false;
+if(v190.length < 1 || (v190.length < 2 && fastUcs2length(v190) < 1)) return false;
+}
 {const v191 = data["id"];
 if(v191 === undefined) return false;
 if(!(typeof v191 == "string")) return false;
 if(v191.length < 1 || (v191.length < 2 && fastUcs2length(v191) < 1)) return false;
 }
-{const v192 = data["historyLength"];
-if(v192 !== undefined){
-if(!(Number.isInteger(v192))) return false;
-if((!(v192 >= 0) || !(v192 <= 2147483647))) return false;
-}}
 return true;
 }
-function fast193(data){
+function fast192(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v194 = data["code"];
+{const v193 = data["tenant"];
+if(v193 !== undefined){
+if(!(typeof v193 == "string")) return false;
+}}
+{const v194 = data["id"];
 if(v194 === undefined) return false;
-if(!(Number.isInteger(v194))) return false;
+if(!(typeof v194 == "string")) return false;
+if(v194.length < 1 || (v194.length < 2 && fastUcs2length(v194) < 1)) return false;
 }
-{const v195 = data["message"];
-if(v195 === undefined) return false;
-if(!(typeof v195 == "string")) return false;
-}
-{const v196 = data["data"];
-if(v196 !== undefined){
-if(!(Array.isArray(v196))) return false;
-for(let v197 = 0; v197 < v196.length; v197++){
-if(!fast166(v196[v197])) return false;
-}
+{const v195 = data["historyLength"];
+if(v195 !== undefined){
+if(!(Number.isInteger(v195))) return false;
+if((!(v195 >= 0) || !(v195 <= 2147483647))) return false;
 }}
 return true;
 }
-function fast199(data){
-if(!(data === -32700)) return false;
-return true;
+function fast196(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v197 = data["code"];
+if(v197 === undefined) return false;
+if(!(Number.isInteger(v197))) return false;
 }
-function fast200(data){
-if(!(data === -32600)) return false;
-return true;
+{const v198 = data["message"];
+if(v198 === undefined) return false;
+if(!(typeof v198 == "string")) return false;
 }
-function fast201(data){
-if(!(data === -32601)) return false;
+{const v199 = data["data"];
+if(v199 !== undefined){
+if(!(Array.isArray(v199))) return false;
+for(let v200 = 0; v200 < v199.length; v200++){
+if(!fast169(v199[v200])) return false;
+}
+}}
 return true;
 }
 function fast202(data){
-if(!(data === -32602)) return false;
+if(!(data === -32700)) return false;
 return true;
 }
 function fast203(data){
-if(!(data === -32603)) return false;
+if(!(data === -32600)) return false;
 return true;
 }
 function fast204(data){
-if(!(data === -32001)) return false;
+if(!(data === -32601)) return false;
 return true;
 }
 function fast205(data){
-if(!(data === -32002)) return false;
+if(!(data === -32602)) return false;
 return true;
 }
 function fast206(data){
-if(!(data === -32003)) return false;
+if(!(data === -32603)) return false;
 return true;
 }
 function fast207(data){
-if(!(data === -32004)) return false;
+if(!(data === -32001)) return false;
 return true;
 }
 function fast208(data){
-if(!(data === -32005)) return false;
+if(!(data === -32002)) return false;
 return true;
 }
 function fast209(data){
-if(!(data === -32006)) return false;
+if(!(data === -32003)) return false;
 return true;
 }
 function fast210(data){
-if(!(data === -32007)) return false;
+if(!(data === -32004)) return false;
 return true;
 }
 function fast211(data){
-if(!(data === -32008)) return false;
+if(!(data === -32005)) return false;
 return true;
 }
 function fast212(data){
-if(!(data === -32009)) return false;
-return true;
-}
-function fast198(data){
-if(!(Number.isInteger(data))) return false;
-if(((fast199(data) ? 1 : 0) + (fast200(data) ? 1 : 0) + (fast201(data) ? 1 : 0) + (fast202(data) ? 1 : 0) + (fast203(data) ? 1 : 0) + (fast204(data) ? 1 : 0) + (fast205(data) ? 1 : 0) + (fast206(data) ? 1 : 0) + (fast207(data) ? 1 : 0) + (fast208(data) ? 1 : 0) + (fast209(data) ? 1 : 0) + (fast210(data) ? 1 : 0) + (fast211(data) ? 1 : 0) + (fast212(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast216(data){
-if(!(typeof data == "string" || Number.isFinite(data) || data === null)) return false;
-return true;
-}
-function fast218(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v219 = data["result"];
-if(v219 === undefined) return false;
-
-}
-}
+if(!(data === -32006)) return false;
 return true;
 }
 function fast213(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v214 = data["jsonrpc"];
-if(v214 === undefined) return false;
-if(!(v214 === "2.0")) return false;
-}
-{const v215 = data["id"];
-if(v215 === undefined) return false;
-if(!fast216(v215)) return false;
-}
-{const v217 = data["error"];
-if(v217 === undefined) return false;
-if(!fast193(v217)) return false;
-}
-if(fast218(data)) return false;
+if(!(data === -32007)) return false;
 return true;
 }
-function fast220(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v221 = data["jsonrpc"];
-if(v221 === undefined) return false;
-if(!(v221 === "2.0")) return false;
-}
-{const v222 = data["id"];
-if(v222 !== undefined){
-if(!fast216(v222)) return false;
-}}
-{const v223 = data["method"];
-if(v223 === undefined) return false;
-if(!(typeof v223 == "string")) return false;
-if(v223.length < 1 || (v223.length < 2 && fastUcs2length(v223) < 1)) return false;
-}
-{const v224 = data["params"];
-if(v224 !== undefined){
-if(!((v224 && typeof v224 == "object" && !Array.isArray(v224)))) return false;
-}}
+function fast214(data){
+if(!(data === -32008)) return false;
 return true;
 }
-function fast230(data){
+function fast215(data){
+if(!(data === -32009)) return false;
+return true;
+}
+function fast201(data){
+if(!(Number.isInteger(data))) return false;
+if(((fast202(data) ? 1 : 0) + (fast203(data) ? 1 : 0) + (fast204(data) ? 1 : 0) + (fast205(data) ? 1 : 0) + (fast206(data) ? 1 : 0) + (fast207(data) ? 1 : 0) + (fast208(data) ? 1 : 0) + (fast209(data) ? 1 : 0) + (fast210(data) ? 1 : 0) + (fast211(data) ? 1 : 0) + (fast212(data) ? 1 : 0) + (fast213(data) ? 1 : 0) + (fast214(data) ? 1 : 0) + (fast215(data) ? 1 : 0)) !== 1) return false;
+return true;
+}
+function fast219(data){
+if(!(typeof data == "string" || Number.isFinite(data) || data === null)) return false;
+return true;
+}
+function fast221(data){
 if((data && typeof data == "object" && !Array.isArray(data))){
-{const v231 = data["error"];
-if(v231 === undefined) return false;
+{const v222 = data["result"];
+if(v222 === undefined) return false;
 
 }
 }
 return true;
 }
-function fast226(data){
+function fast216(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v227 = data["jsonrpc"];
-if(v227 === undefined) return false;
-if(!(v227 === "2.0")) return false;
+{const v217 = data["jsonrpc"];
+if(v217 === undefined) return false;
+if(!(v217 === "2.0")) return false;
 }
-{const v228 = data["id"];
-if(v228 === undefined) return false;
-if(!fast216(v228)) return false;
+{const v218 = data["id"];
+if(v218 === undefined) return false;
+if(!fast219(v218)) return false;
 }
-{const v229 = data["result"];
-if(v229 === undefined) return false;
-
+{const v220 = data["error"];
+if(v220 === undefined) return false;
+if(!fast196(v220)) return false;
 }
-if(fast230(data)) return false;
+if(fast221(data)) return false;
 return true;
 }
-function fast225(data){
-if(((fast226(data) ? 1 : 0) + (fast213(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast232(data){
+function fast223(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v233 = data["tenant"];
-if(v233 !== undefined){
-if(!(typeof v233 == "string")) return false;
+{const v224 = data["jsonrpc"];
+if(v224 === undefined) return false;
+if(!(v224 === "2.0")) return false;
+}
+{const v225 = data["id"];
+if(v225 !== undefined){
+if(!fast219(v225)) return false;
 }}
-{const v234 = data["taskId"];
+{const v226 = data["method"];
+if(v226 === undefined) return false;
+if(!(typeof v226 == "string")) return false;
+if(v226.length < 1 || (v226.length < 2 && fastUcs2length(v226) < 1)) return false;
+}
+{const v227 = data["params"];
+if(v227 !== undefined){
+if(!((v227 && typeof v227 == "object" && !Array.isArray(v227)))) return false;
+}}
+return true;
+}
+function fast233(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v234 = data["error"];
 if(v234 === undefined) return false;
-if(!(typeof v234 == "string")) return false;
-if(v234.length < 1 || (v234.length < 2 && fastUcs2length(v234) < 1)) return false;
+
 }
-{const v235 = data["pageSize"];
-if(v235 !== undefined){
-if(!(Number.isInteger(v235))) return false;
-if((!(v235 >= 0) || !(v235 <= 2147483647))) return false;
+}
+return true;
+}
+function fast229(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v230 = data["jsonrpc"];
+if(v230 === undefined) return false;
+if(!(v230 === "2.0")) return false;
+}
+{const v231 = data["id"];
+if(v231 === undefined) return false;
+if(!fast219(v231)) return false;
+}
+{const v232 = data["result"];
+if(v232 === undefined) return false;
+
+}
+if(fast233(data)) return false;
+return true;
+}
+function fast228(data){
+{let v235 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["result"] !== undefined) v235 = 0;
+if(data["error"] !== undefined) v235 = v235 === -1 ? 1 : -2;
+}
+if(v235 === 0){ if(!fast229(data)) return false; }
+else if(v235 === 1){ if(!fast216(data)) return false; }
+else if(((fast229(data) ? 1 : 0) + (fast216(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast236(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v237 = data["tenant"];
+if(v237 !== undefined){
+if(!(typeof v237 == "string")) return false;
 }}
-{const v236 = data["pageToken"];
-if(v236 !== undefined){
-if(!(typeof v236 == "string")) return false;
+{const v238 = data["taskId"];
+if(v238 === undefined) return false;
+if(!(typeof v238 == "string")) return false;
+if(v238.length < 1 || (v238.length < 2 && fastUcs2length(v238) < 1)) return false;
+}
+{const v239 = data["pageSize"];
+if(v239 !== undefined){
+if(!(Number.isInteger(v239))) return false;
+if((!(v239 >= 0) || !(v239 <= 2147483647))) return false;
+}}
+{const v240 = data["pageToken"];
+if(v240 !== undefined){
+if(!(typeof v240 == "string")) return false;
 }}
 return true;
 }
-function fast240(data){
+function fast244(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v241 = data["tenant"];
-if(v241 !== undefined){
-if(!(typeof v241 == "string")) return false;
-}}
-{const v242 = data["id"];
-if(v242 !== undefined){
-if(!(typeof v242 == "string")) return false;
-}}
-{const v243 = data["taskId"];
-if(v243 !== undefined){
-if(!(typeof v243 == "string")) return false;
-}}
-{const v244 = data["url"];
-if(v244 === undefined) return false;
-if(!(typeof v244 == "string")) return false;
-if(v244.length < 1 || (v244.length < 2 && fastUcs2length(v244) < 1)) return false;
-}
-{const v245 = data["token"];
+{const v245 = data["tenant"];
 if(v245 !== undefined){
 if(!(typeof v245 == "string")) return false;
 }}
-{const v246 = data["authentication"];
+{const v246 = data["id"];
 if(v246 !== undefined){
-if(!fast154(v246)) return false;
+if(!(typeof v246 == "string")) return false;
 }}
-return true;
-}
-function fast237(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v238 = data["configs"];
-if(v238 !== undefined){
-if(!(Array.isArray(v238))) return false;
-for(let v239 = 0; v239 < v238.length; v239++){
-if(!fast240(v238[v239])) return false;
-}
-}}
-{const v247 = data["nextPageToken"];
+{const v247 = data["taskId"];
 if(v247 !== undefined){
 if(!(typeof v247 == "string")) return false;
 }}
+{const v248 = data["url"];
+if(v248 === undefined) return false;
+if(!(typeof v248 == "string")) return false;
+if(v248.length < 1 || (v248.length < 2 && fastUcs2length(v248) < 1)) return false;
+}
+{const v249 = data["token"];
+if(v249 !== undefined){
+if(!(typeof v249 == "string")) return false;
+}}
+{const v250 = data["authentication"];
+if(v250 !== undefined){
+if(!fast157(v250)) return false;
+}}
 return true;
 }
-function fast252(data){
+function fast241(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v242 = data["configs"];
+if(v242 !== undefined){
+if(!(Array.isArray(v242))) return false;
+for(let v243 = 0; v243 < v242.length; v243++){
+if(!fast244(v242[v243])) return false;
+}
+}}
+{const v251 = data["nextPageToken"];
+if(v251 !== undefined){
+if(!(typeof v251 == "string")) return false;
+}}
+return true;
+}
+function fast256(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "TASK_STATE_SUBMITTED" || data === "TASK_STATE_WORKING" || data === "TASK_STATE_COMPLETED" || data === "TASK_STATE_FAILED" || data === "TASK_STATE_CANCELED" || data === "TASK_STATE_INPUT_REQUIRED" || data === "TASK_STATE_REJECTED" || data === "TASK_STATE_AUTH_REQUIRED")) return false;
 return true;
 }
-function fast253(data){
+function fast257(data){
 if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
 return true;
 }
-function fast258(data){
+function fast262(data){
 if(!(typeof data == "string")) return false;
-if(!fastPattern259.test(data)) return false;
-if(!fastFormat260.validate(data)) return false;
+if(!fastPattern263.test(data)) return false;
+if(!fastFormat264.validate(data)) return false;
 return true;
 }
-function fast248(data){
+function fast252(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v249 = data["tenant"];
-if(v249 !== undefined){
-if(!(typeof v249 == "string")) return false;
+{const v253 = data["tenant"];
+if(v253 !== undefined){
+if(!(typeof v253 == "string")) return false;
 }}
-{const v250 = data["contextId"];
-if(v250 !== undefined){
-if(!(typeof v250 == "string")) return false;
-}}
-{const v251 = data["status"];
-if(v251 !== undefined){
-if(!(fast252(v251) || fast253(v251))) return false;
-}}
-{const v254 = data["pageSize"];
+{const v254 = data["contextId"];
 if(v254 !== undefined){
-if(!(Number.isInteger(v254))) return false;
-if((!(v254 >= 1) || !(v254 <= 100))) return false;
+if(!(typeof v254 == "string")) return false;
 }}
-{const v255 = data["pageToken"];
+{const v255 = data["status"];
 if(v255 !== undefined){
-if(!(typeof v255 == "string")) return false;
+if(!(fast256(v255) || fast257(v255))) return false;
 }}
-{const v256 = data["historyLength"];
-if(v256 !== undefined){
-if(!(Number.isInteger(v256))) return false;
-if((!(v256 >= 0) || !(v256 <= 2147483647))) return false;
+{const v258 = data["pageSize"];
+if(v258 !== undefined){
+if(!(Number.isInteger(v258))) return false;
+if((!(v258 >= 1) || !(v258 <= 100))) return false;
 }}
-{const v257 = data["statusTimestampAfter"];
-if(v257 !== undefined){
-if(!fast258(v257)) return false;
+{const v259 = data["pageToken"];
+if(v259 !== undefined){
+if(!(typeof v259 == "string")) return false;
 }}
-{const v261 = data["includeArtifacts"];
+{const v260 = data["historyLength"];
+if(v260 !== undefined){
+if(!(Number.isInteger(v260))) return false;
+if((!(v260 >= 0) || !(v260 <= 2147483647))) return false;
+}}
+{const v261 = data["statusTimestampAfter"];
 if(v261 !== undefined){
-if(!(typeof v261 == "boolean")) return false;
+if(!fast262(v261)) return false;
+}}
+{const v265 = data["includeArtifacts"];
+if(v265 !== undefined){
+if(!(typeof v265 == "boolean")) return false;
 }}
 return true;
 }
-function fast277(data){
+function fast281(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "ROLE_USER" || data === "ROLE_AGENT")) return false;
 return true;
 }
-function fast272(data){
+function fast276(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v273 = data["messageId"];
-if(v273 === undefined) return false;
-if(!(typeof v273 == "string")) return false;
-if(v273.length < 1 || (v273.length < 2 && fastUcs2length(v273) < 1)) return false;
+{const v277 = data["messageId"];
+if(v277 === undefined) return false;
+if(!(typeof v277 == "string")) return false;
+if(v277.length < 1 || (v277.length < 2 && fastUcs2length(v277) < 1)) return false;
 }
-{const v274 = data["contextId"];
-if(v274 !== undefined){
-if(!(typeof v274 == "string")) return false;
+{const v278 = data["contextId"];
+if(v278 !== undefined){
+if(!(typeof v278 == "string")) return false;
 }}
-{const v275 = data["taskId"];
+{const v279 = data["taskId"];
+if(v279 !== undefined){
+if(!(typeof v279 == "string")) return false;
+}}
+{const v280 = data["role"];
+if(v280 === undefined) return false;
+if(!fast281(v280)) return false;
+}
+{const v282 = data["parts"];
+if(v282 === undefined) return false;
+if(!(Array.isArray(v282))) return false;
+if(v282.length < 1) return false;
+for(let v283 = 0; v283 < v282.length; v283++){
+if(!fast140(v282[v283])) return false;
+}
+}
+{const v284 = data["metadata"];
+if(v284 !== undefined){
+if(!((v284 && typeof v284 == "object" && !Array.isArray(v284)))) return false;
+}}
+{const v285 = data["extensions"];
+if(v285 !== undefined){
+if(!(Array.isArray(v285))) return false;
+for(let v286 = 0; v286 < v285.length; v286++){
+if(!(typeof v285[v286] == "string")) return false;
+}
+}}
+{const v287 = data["referenceTaskIds"];
+if(v287 !== undefined){
+if(!(Array.isArray(v287))) return false;
+for(let v288 = 0; v288 < v287.length; v288++){
+if(!(typeof v287[v288] == "string")) return false;
+}
+}}
+return true;
+}
+function fast273(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v274 = data["state"];
+if(v274 === undefined) return false;
+if(!fast256(v274)) return false;
+}
+{const v275 = data["message"];
 if(v275 !== undefined){
-if(!(typeof v275 == "string")) return false;
+if(!fast276(v275)) return false;
 }}
-{const v276 = data["role"];
-if(v276 === undefined) return false;
-if(!fast277(v276)) return false;
-}
-{const v278 = data["parts"];
-if(v278 === undefined) return false;
-if(!(Array.isArray(v278))) return false;
-if(v278.length < 1) return false;
-for(let v279 = 0; v279 < v278.length; v279++){
-if(!fast138(v278[v279])) return false;
-}
-}
-{const v280 = data["metadata"];
-if(v280 !== undefined){
-if(!((v280 && typeof v280 == "object" && !Array.isArray(v280)))) return false;
-}}
-{const v281 = data["extensions"];
-if(v281 !== undefined){
-if(!(Array.isArray(v281))) return false;
-for(let v282 = 0; v282 < v281.length; v282++){
-if(!(typeof v281[v282] == "string")) return false;
-}
-}}
-{const v283 = data["referenceTaskIds"];
-if(v283 !== undefined){
-if(!(Array.isArray(v283))) return false;
-for(let v284 = 0; v284 < v283.length; v284++){
-if(!(typeof v283[v284] == "string")) return false;
-}
+{const v289 = data["timestamp"];
+if(v289 !== undefined){
+if(!fast262(v289)) return false;
 }}
 return true;
 }
 function fast269(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v270 = data["state"];
+{const v270 = data["id"];
 if(v270 === undefined) return false;
-if(!fast252(v270)) return false;
+if(!(typeof v270 == "string")) return false;
+if(v270.length < 1 || (v270.length < 2 && fastUcs2length(v270) < 1)) return false;
 }
-{const v271 = data["message"];
+{const v271 = data["contextId"];
 if(v271 !== undefined){
-if(!fast272(v271)) return false;
+if(!(typeof v271 == "string")) return false;
 }}
-{const v285 = data["timestamp"];
-if(v285 !== undefined){
-if(!fast258(v285)) return false;
-}}
-return true;
+{const v272 = data["status"];
+if(v272 === undefined) return false;
+if(!fast273(v272)) return false;
 }
-function fast265(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v266 = data["id"];
-if(v266 === undefined) return false;
-if(!(typeof v266 == "string")) return false;
-if(v266.length < 1 || (v266.length < 2 && fastUcs2length(v266) < 1)) return false;
-}
-{const v267 = data["contextId"];
-if(v267 !== undefined){
-if(!(typeof v267 == "string")) return false;
-}}
-{const v268 = data["status"];
-if(v268 === undefined) return false;
-if(!fast269(v268)) return false;
-}
-{const v286 = data["artifacts"];
-if(v286 !== undefined){
-if(!(Array.isArray(v286))) return false;
-for(let v287 = 0; v287 < v286.length; v287++){
-if(!fast132(v286[v287])) return false;
-}
-}}
-{const v288 = data["history"];
-if(v288 !== undefined){
-if(!(Array.isArray(v288))) return false;
-for(let v289 = 0; v289 < v288.length; v289++){
-if(!fast272(v288[v289])) return false;
-}
-}}
-{const v290 = data["metadata"];
+{const v290 = data["artifacts"];
 if(v290 !== undefined){
-if(!((v290 && typeof v290 == "object" && !Array.isArray(v290)))) return false;
+if(!(Array.isArray(v290))) return false;
+for(let v291 = 0; v291 < v290.length; v291++){
+if(!fast134(v290[v291])) return false;
+}
+}}
+{const v292 = data["history"];
+if(v292 !== undefined){
+if(!(Array.isArray(v292))) return false;
+for(let v293 = 0; v293 < v292.length; v293++){
+if(!fast276(v292[v293])) return false;
+}
+}}
+{const v294 = data["metadata"];
+if(v294 !== undefined){
+if(!((v294 && typeof v294 == "object" && !Array.isArray(v294)))) return false;
 }}
 return true;
 }
-function fast262(data){
+function fast266(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v263 = data["tasks"];
-if(v263 === undefined) return false;
-if(!(Array.isArray(v263))) return false;
-for(let v264 = 0; v264 < v263.length; v264++){
-if(!fast265(v263[v264])) return false;
+{const v267 = data["tasks"];
+if(v267 === undefined) return false;
+if(!(Array.isArray(v267))) return false;
+for(let v268 = 0; v268 < v267.length; v268++){
+if(!fast269(v267[v268])) return false;
 }
 }
-{const v291 = data["nextPageToken"];
-if(v291 === undefined) return false;
-if(!(typeof v291 == "string")) return false;
+{const v295 = data["nextPageToken"];
+if(v295 === undefined) return false;
+if(!(typeof v295 == "string")) return false;
 }
-{const v292 = data["pageSize"];
-if(v292 === undefined) return false;
-if(!(Number.isInteger(v292))) return false;
-if((!(v292 >= 0) || !(v292 <= 2147483647))) return false;
+{const v296 = data["pageSize"];
+if(v296 === undefined) return false;
+if(!(Number.isInteger(v296))) return false;
+if((!(v296 >= 0) || !(v296 <= 2147483647))) return false;
 }
-{const v293 = data["totalSize"];
-if(v293 === undefined) return false;
-if(!(Number.isInteger(v293))) return false;
-if((!(v293 >= 0) || !(v293 <= 2147483647))) return false;
+{const v297 = data["totalSize"];
+if(v297 === undefined) return false;
+if(!(Number.isInteger(v297))) return false;
+if((!(v297 >= 0) || !(v297 <= 2147483647))) return false;
 }
 return true;
 }
-function fast294(data){
+function fast298(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v295 = data["acceptedOutputModes"];
-if(v295 !== undefined){
-if(!(Array.isArray(v295))) return false;
-for(let v296 = 0; v296 < v295.length; v296++){
-if(!(typeof v295[v296] == "string")) return false;
-}
-}}
-{const v297 = data["taskPushNotificationConfig"];
-if(v297 !== undefined){
-if(!fast240(v297)) return false;
-}}
-{const v298 = data["historyLength"];
-if(v298 !== undefined){
-if(!(Number.isInteger(v298))) return false;
-if((!(v298 >= 0) || !(v298 <= 2147483647))) return false;
-}}
-{const v299 = data["returnImmediately"];
+{const v299 = data["acceptedOutputModes"];
 if(v299 !== undefined){
-if(!(typeof v299 == "boolean")) return false;
-}}
-return true;
+if(!(Array.isArray(v299))) return false;
+for(let v300 = 0; v300 < v299.length; v300++){
+if(!(typeof v299[v300] == "string")) return false;
 }
-function fast300(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v301 = data["tenant"];
+}}
+{const v301 = data["taskPushNotificationConfig"];
 if(v301 !== undefined){
-if(!(typeof v301 == "string")) return false;
+if(!fast244(v301)) return false;
 }}
-{const v302 = data["message"];
-if(v302 === undefined) return false;
-if(!fast272(v302)) return false;
-}
-{const v303 = data["configuration"];
+{const v302 = data["historyLength"];
+if(v302 !== undefined){
+if(!(Number.isInteger(v302))) return false;
+if((!(v302 >= 0) || !(v302 <= 2147483647))) return false;
+}}
+{const v303 = data["returnImmediately"];
 if(v303 !== undefined){
-if(!fast294(v303)) return false;
-}}
-{const v304 = data["metadata"];
-if(v304 !== undefined){
-if(!((v304 && typeof v304 == "object" && !Array.isArray(v304)))) return false;
+if(!(typeof v303 == "boolean")) return false;
 }}
 return true;
 }
-function fast306(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v307 = data["task"];
-if(v307 === undefined) return false;
-if(!fast265(v307)) return false;
-}
-}
-return true;
-}
-function fast308(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v309 = data["message"];
-if(v309 === undefined) return false;
-if(!fast272(v309)) return false;
-}
-}
-return true;
-}
-function fast305(data){
+function fast304(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast306(data) ? 1 : 0) + (fast308(data) ? 1 : 0)) !== 1) return false;
-return true;
-}
-function fast311(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v312 = data["task"];
-if(v312 === undefined) return false;
-if(!fast265(v312)) return false;
-}
-}
-return true;
-}
-function fast313(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v314 = data["message"];
-if(v314 === undefined) return false;
-if(!fast272(v314)) return false;
-}
-}
-return true;
-}
-function fast317(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v318 = data["taskId"];
-if(v318 === undefined) return false;
-if(!(typeof v318 == "string")) return false;
-if(v318.length < 1 || (v318.length < 2 && fastUcs2length(v318) < 1)) return false;
-}
-{const v319 = data["contextId"];
-if(v319 === undefined) return false;
-if(!(typeof v319 == "string")) return false;
-if(v319.length < 1 || (v319.length < 2 && fastUcs2length(v319) < 1)) return false;
-}
-{const v320 = data["status"];
-if(v320 === undefined) return false;
-if(!fast269(v320)) return false;
-}
-{const v321 = data["metadata"];
-if(v321 !== undefined){
-if(!((v321 && typeof v321 == "object" && !Array.isArray(v321)))) return false;
+{const v305 = data["tenant"];
+if(v305 !== undefined){
+if(!(typeof v305 == "string")) return false;
 }}
-return true;
+{const v306 = data["message"];
+if(v306 === undefined) return false;
+if(!fast276(v306)) return false;
 }
-function fast315(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v316 = data["statusUpdate"];
-if(v316 === undefined) return false;
-if(!fast317(v316)) return false;
-}
-}
-return true;
-}
-function fast324(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v325 = data["taskId"];
-if(v325 === undefined) return false;
-if(!(typeof v325 == "string")) return false;
-if(v325.length < 1 || (v325.length < 2 && fastUcs2length(v325) < 1)) return false;
-}
-{const v326 = data["contextId"];
-if(v326 === undefined) return false;
-if(!(typeof v326 == "string")) return false;
-if(v326.length < 1 || (v326.length < 2 && fastUcs2length(v326) < 1)) return false;
-}
-{const v327 = data["artifact"];
-if(v327 === undefined) return false;
-if(!fast132(v327)) return false;
-}
-{const v328 = data["append"];
-if(v328 !== undefined){
-if(!(typeof v328 == "boolean")) return false;
+{const v307 = data["configuration"];
+if(v307 !== undefined){
+if(!fast298(v307)) return false;
 }}
-{const v329 = data["lastChunk"];
-if(v329 !== undefined){
-if(!(typeof v329 == "boolean")) return false;
+{const v308 = data["metadata"];
+if(v308 !== undefined){
+if(!((v308 && typeof v308 == "object" && !Array.isArray(v308)))) return false;
 }}
-{const v330 = data["metadata"];
-if(v330 !== undefined){
-if(!((v330 && typeof v330 == "object" && !Array.isArray(v330)))) return false;
-}}
-return true;
-}
-function fast322(data){
-if((data && typeof data == "object" && !Array.isArray(data))){
-{const v323 = data["artifactUpdate"];
-if(v323 === undefined) return false;
-if(!fast324(v323)) return false;
-}
-}
 return true;
 }
 function fast310(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-if(((fast311(data) ? 1 : 0) + (fast313(data) ? 1 : 0) + (fast315(data) ? 1 : 0) + (fast322(data) ? 1 : 0)) !== 1) return false;
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v311 = data["task"];
+if(v311 === undefined) return false;
+if(!fast269(v311)) return false;
+}
+}
 return true;
 }
-function fast331(data){
+function fast312(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v313 = data["message"];
+if(v313 === undefined) return false;
+if(!fast276(v313)) return false;
+}
+}
+return true;
+}
+function fast309(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v332 = data["tenant"];
-if(v332 !== undefined){
-if(!(typeof v332 == "string")) return false;
+{let v314 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["task"] !== undefined) v314 = 0;
+if(data["message"] !== undefined) v314 = v314 === -1 ? 1 : -2;
+}
+if(v314 === 0){ if(!fast310(data)) return false; }
+else if(v314 === 1){ if(!fast312(data)) return false; }
+else if(((fast310(data) ? 1 : 0) + (fast312(data) ? 1 : 0)) !== 1) return false;}
+return true;
+}
+function fast316(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v317 = data["task"];
+if(v317 === undefined) return false;
+if(!fast269(v317)) return false;
+}
+}
+return true;
+}
+function fast318(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v319 = data["message"];
+if(v319 === undefined) return false;
+if(!fast276(v319)) return false;
+}
+}
+return true;
+}
+function fast322(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v323 = data["taskId"];
+if(v323 === undefined) return false;
+if(!(typeof v323 == "string")) return false;
+if(v323.length < 1 || (v323.length < 2 && fastUcs2length(v323) < 1)) return false;
+}
+{const v324 = data["contextId"];
+if(v324 === undefined) return false;
+if(!(typeof v324 == "string")) return false;
+if(v324.length < 1 || (v324.length < 2 && fastUcs2length(v324) < 1)) return false;
+}
+{const v325 = data["status"];
+if(v325 === undefined) return false;
+if(!fast273(v325)) return false;
+}
+{const v326 = data["metadata"];
+if(v326 !== undefined){
+if(!((v326 && typeof v326 == "object" && !Array.isArray(v326)))) return false;
 }}
-{const v333 = data["id"];
-if(v333 === undefined) return false;
-if(!(typeof v333 == "string")) return false;
-if(v333.length < 1 || (v333.length < 2 && fastUcs2length(v333) < 1)) return false;
+return true;
+}
+function fast320(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v321 = data["statusUpdate"];
+if(v321 === undefined) return false;
+if(!fast322(v321)) return false;
+}
 }
 return true;
 }
-function fast334(data){
+function fast329(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v335 = data["tenant"];
+{const v330 = data["taskId"];
+if(v330 === undefined) return false;
+if(!(typeof v330 == "string")) return false;
+if(v330.length < 1 || (v330.length < 2 && fastUcs2length(v330) < 1)) return false;
+}
+{const v331 = data["contextId"];
+if(v331 === undefined) return false;
+if(!(typeof v331 == "string")) return false;
+if(v331.length < 1 || (v331.length < 2 && fastUcs2length(v331) < 1)) return false;
+}
+{const v332 = data["artifact"];
+if(v332 === undefined) return false;
+if(!fast134(v332)) return false;
+}
+{const v333 = data["append"];
+if(v333 !== undefined){
+if(!(typeof v333 == "boolean")) return false;
+}}
+{const v334 = data["lastChunk"];
+if(v334 !== undefined){
+if(!(typeof v334 == "boolean")) return false;
+}}
+{const v335 = data["metadata"];
 if(v335 !== undefined){
-if(!(typeof v335 == "string")) return false;
+if(!((v335 && typeof v335 == "object" && !Array.isArray(v335)))) return false;
 }}
-{const v336 = data["metadata"];
-if(v336 !== undefined){
-if(!((v336 && typeof v336 == "object" && !Array.isArray(v336)))) return false;
-}}
+return true;
+}
+function fast327(data){
+if((data && typeof data == "object" && !Array.isArray(data))){
+{const v328 = data["artifactUpdate"];
+if(v328 === undefined) return false;
+if(!fast329(v328)) return false;
+}
+}
+return true;
+}
+function fast315(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{let v336 = -1;
+if((data && typeof data == "object" && !Array.isArray(data))){
+if(data["task"] !== undefined) v336 = 0;
+if(data["message"] !== undefined) v336 = v336 === -1 ? 1 : -2;
+if(data["statusUpdate"] !== undefined) v336 = v336 === -1 ? 2 : -2;
+if(data["artifactUpdate"] !== undefined) v336 = v336 === -1 ? 3 : -2;
+}
+if(v336 === 0){ if(!fast316(data)) return false; }
+else if(v336 === 1){ if(!fast318(data)) return false; }
+else if(v336 === 2){ if(!fast320(data)) return false; }
+else if(v336 === 3){ if(!fast327(data)) return false; }
+else if(((fast316(data) ? 1 : 0) + (fast318(data) ? 1 : 0) + (fast320(data) ? 1 : 0) + (fast327(data) ? 1 : 0)) !== 1) return false;}
 return true;
 }
 function fast337(data){
@@ -12958,10 +13157,11 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v338 !== undefined){
 if(!(typeof v338 == "string")) return false;
 }}
-{const v339 = data["metadata"];
-if(v339 !== undefined){
-if(!((v339 && typeof v339 == "object" && !Array.isArray(v339)))) return false;
-}}
+{const v339 = data["id"];
+if(v339 === undefined) return false;
+if(!(typeof v339 == "string")) return false;
+if(v339.length < 1 || (v339.length < 2 && fastUcs2length(v339) < 1)) return false;
+}
 return true;
 }
 function fast340(data){
@@ -12994,70 +13194,68 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v347 !== undefined){
 if(!(typeof v347 == "string")) return false;
 }}
-{const v348 = data["id"];
-if(v348 === undefined) return false;
-if(!(typeof v348 == "string")) return false;
-if(v348.length < 1 || (v348.length < 2 && fastUcs2length(v348) < 1)) return false;
-}
-{const v349 = data["metadata"];
-if(v349 !== undefined){
-if(!((v349 && typeof v349 == "object" && !Array.isArray(v349)))) return false;
+{const v348 = data["metadata"];
+if(v348 !== undefined){
+if(!((v348 && typeof v348 == "object" && !Array.isArray(v348)))) return false;
 }}
 return true;
 }
-function fast350(data){
+function fast349(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v351 = data["tenant"];
-if(v351 !== undefined){
-if(!(typeof v351 == "string")) return false;
+{const v350 = data["tenant"];
+if(v350 !== undefined){
+if(!(typeof v350 == "string")) return false;
 }}
-{const v352 = data["taskId"];
-if(v352 === undefined) return false;
-if(!(typeof v352 == "string")) return false;
-if(v352.length < 1 || (v352.length < 2 && fastUcs2length(v352) < 1)) return false;
+{const v351 = data["metadata"];
+if(v351 !== undefined){
+if(!((v351 && typeof v351 == "object" && !Array.isArray(v351)))) return false;
+}}
+return true;
 }
-{const v353 = data["id"];
+function fast352(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v353 = data["tenant"];
 if(v353 !== undefined){
 if(!(typeof v353 == "string")) return false;
 }}
-{const v354 = data["url"];
+{const v354 = data["id"];
 if(v354 === undefined) return false;
 if(!(typeof v354 == "string")) return false;
 if(v354.length < 1 || (v354.length < 2 && fastUcs2length(v354) < 1)) return false;
 }
-{const v355 = data["token"];
+{const v355 = data["metadata"];
 if(v355 !== undefined){
-if(!(typeof v355 == "string")) return false;
-}}
-{const v356 = data["authentication"];
-if(v356 !== undefined){
-if(!fast154(v356)) return false;
+if(!((v355 && typeof v355 == "object" && !Array.isArray(v355)))) return false;
 }}
 return true;
 }
-function fast357(data){
+function fast356(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v358 = data["tenant"];
-if(v358 !== undefined){
-if(!(typeof v358 == "string")) return false;
+{const v357 = data["tenant"];
+if(v357 !== undefined){
+if(!(typeof v357 == "string")) return false;
 }}
-{const v359 = data["taskId"];
-if(v359 === undefined) return false;
-if(!(typeof v359 == "string")) return false;
-if(v359.length < 1 || (v359.length < 2 && fastUcs2length(v359) < 1)) return false;
+{const v358 = data["taskId"];
+if(v358 === undefined) return false;
+if(!(typeof v358 == "string")) return false;
+if(v358.length < 1 || (v358.length < 2 && fastUcs2length(v358) < 1)) return false;
 }
-{const v360 = data["id"];
+{const v359 = data["id"];
+if(v359 !== undefined){
+if(!(typeof v359 == "string")) return false;
+}}
+{const v360 = data["url"];
 if(v360 === undefined) return false;
 if(!(typeof v360 == "string")) return false;
 if(v360.length < 1 || (v360.length < 2 && fastUcs2length(v360) < 1)) return false;
 }
-return true;
-}
-function fast361(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v362 = data["tenant"];
+{const v361 = data["token"];
+if(v361 !== undefined){
+if(!(typeof v361 == "string")) return false;
+}}
+{const v362 = data["authentication"];
 if(v362 !== undefined){
-if(!(typeof v362 == "string")) return false;
+if(!fast157(v362)) return false;
 }}
 return true;
 }
@@ -13067,16 +13265,16 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v364 !== undefined){
 if(!(typeof v364 == "string")) return false;
 }}
-{const v365 = data["id"];
+{const v365 = data["taskId"];
 if(v365 === undefined) return false;
 if(!(typeof v365 == "string")) return false;
 if(v365.length < 1 || (v365.length < 2 && fastUcs2length(v365) < 1)) return false;
 }
-{const v366 = data["historyLength"];
-if(v366 !== undefined){
-if(!(Number.isInteger(v366))) return false;
-if((!(v366 >= 0) || !(v366 <= 2147483647))) return false;
-}}
+{const v366 = data["id"];
+if(v366 === undefined) return false;
+if(!(typeof v366 == "string")) return false;
+if(v366.length < 1 || (v366.length < 2 && fastUcs2length(v366) < 1)) return false;
+}
 return true;
 }
 function fast367(data){
@@ -13085,132 +13283,158 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 if(v368 !== undefined){
 if(!(typeof v368 == "string")) return false;
 }}
-{const v369 = data["taskId"];
-if(v369 === undefined) return false;
-if(!(typeof v369 == "string")) return false;
-if(v369.length < 1 || (v369.length < 2 && fastUcs2length(v369) < 1)) return false;
+return true;
 }
-{const v370 = data["id"];
-if(v370 === undefined) return false;
+function fast369(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v370 = data["tenant"];
+if(v370 !== undefined){
 if(!(typeof v370 == "string")) return false;
-if(v370.length < 1 || (v370.length < 2 && fastUcs2length(v370) < 1)) return false;
+}}
+{const v371 = data["id"];
+if(v371 === undefined) return false;
+if(!(typeof v371 == "string")) return false;
+if(v371.length < 1 || (v371.length < 2 && fastUcs2length(v371) < 1)) return false;
 }
-return true;
-}
-function fast371(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v372 = data["tenant"];
+{const v372 = data["historyLength"];
 if(v372 !== undefined){
-if(!(typeof v372 == "string")) return false;
-}}
-{const v373 = data["taskId"];
-if(v373 === undefined) return false;
-if(!(typeof v373 == "string")) return false;
-if(v373.length < 1 || (v373.length < 2 && fastUcs2length(v373) < 1)) return false;
-}
-{const v374 = data["pageSize"];
-if(v374 !== undefined){
-if(!(Number.isInteger(v374))) return false;
-if((!(v374 >= 0) || !(v374 <= 2147483647))) return false;
-}}
-{const v375 = data["pageToken"];
-if(v375 !== undefined){
-if(!(typeof v375 == "string")) return false;
+if(!(Number.isInteger(v372))) return false;
+if((!(v372 >= 0) || !(v372 <= 2147483647))) return false;
 }}
 return true;
 }
-function fast380(data){
-if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
-return true;
-}
-function fast376(data){
+function fast373(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v377 = data["tenant"];
-if(v377 !== undefined){
-if(!(typeof v377 == "string")) return false;
+{const v374 = data["tenant"];
+if(v374 !== undefined){
+if(!(typeof v374 == "string")) return false;
 }}
-{const v378 = data["contextId"];
+{const v375 = data["taskId"];
+if(v375 === undefined) return false;
+if(!(typeof v375 == "string")) return false;
+if(v375.length < 1 || (v375.length < 2 && fastUcs2length(v375) < 1)) return false;
+}
+{const v376 = data["id"];
+if(v376 === undefined) return false;
+if(!(typeof v376 == "string")) return false;
+if(v376.length < 1 || (v376.length < 2 && fastUcs2length(v376) < 1)) return false;
+}
+return true;
+}
+function fast377(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v378 = data["tenant"];
 if(v378 !== undefined){
 if(!(typeof v378 == "string")) return false;
 }}
-{const v379 = data["status"];
-if(v379 !== undefined){
-if(!(fast252(v379) || fast380(v379))) return false;
+{const v379 = data["taskId"];
+if(v379 === undefined) return false;
+if(!(typeof v379 == "string")) return false;
+if(v379.length < 1 || (v379.length < 2 && fastUcs2length(v379) < 1)) return false;
+}
+{const v380 = data["pageSize"];
+if(v380 !== undefined){
+if(!(Number.isInteger(v380))) return false;
+if((!(v380 >= 0) || !(v380 <= 2147483647))) return false;
 }}
-{const v381 = data["pageSize"];
+{const v381 = data["pageToken"];
 if(v381 !== undefined){
-if(!(Number.isInteger(v381))) return false;
-if((!(v381 >= 1) || !(v381 <= 100))) return false;
-}}
-{const v382 = data["pageToken"];
-if(v382 !== undefined){
-if(!(typeof v382 == "string")) return false;
-}}
-{const v383 = data["historyLength"];
-if(v383 !== undefined){
-if(!(Number.isInteger(v383))) return false;
-if((!(v383 >= 0) || !(v383 <= 2147483647))) return false;
-}}
-{const v384 = data["statusTimestampAfter"];
-if(v384 !== undefined){
-if(!fast258(v384)) return false;
-}}
-{const v385 = data["includeArtifacts"];
-if(v385 !== undefined){
-if(!(typeof v385 == "boolean")) return false;
+if(!(typeof v381 == "string")) return false;
 }}
 return true;
 }
 function fast386(data){
+if(!(data === "TASK_STATE_UNSPECIFIED")) return false;
+return true;
+}
+function fast382(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v387 = data["tenant"];
+{const v383 = data["tenant"];
+if(v383 !== undefined){
+if(!(typeof v383 == "string")) return false;
+}}
+{const v384 = data["contextId"];
+if(v384 !== undefined){
+if(!(typeof v384 == "string")) return false;
+}}
+{const v385 = data["status"];
+if(v385 !== undefined){
+if(!(fast256(v385) || fast386(v385))) return false;
+}}
+{const v387 = data["pageSize"];
 if(v387 !== undefined){
-if(!(typeof v387 == "string")) return false;
+if(!(Number.isInteger(v387))) return false;
+if((!(v387 >= 1) || !(v387 <= 100))) return false;
 }}
-{const v388 = data["message"];
-if(v388 === undefined) return false;
-if(!fast272(v388)) return false;
-}
-{const v389 = data["configuration"];
+{const v388 = data["pageToken"];
+if(v388 !== undefined){
+if(!(typeof v388 == "string")) return false;
+}}
+{const v389 = data["historyLength"];
 if(v389 !== undefined){
-if(!fast294(v389)) return false;
+if(!(Number.isInteger(v389))) return false;
+if((!(v389 >= 0) || !(v389 <= 2147483647))) return false;
 }}
-{const v390 = data["metadata"];
+{const v390 = data["statusTimestampAfter"];
 if(v390 !== undefined){
-if(!((v390 && typeof v390 == "object" && !Array.isArray(v390)))) return false;
+if(!fast262(v390)) return false;
+}}
+{const v391 = data["includeArtifacts"];
+if(v391 !== undefined){
+if(!(typeof v391 == "boolean")) return false;
 }}
 return true;
 }
-function fast391(data){
+function fast392(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v392 = data["tenant"];
-if(v392 !== undefined){
-if(!(typeof v392 == "string")) return false;
+{const v393 = data["tenant"];
+if(v393 !== undefined){
+if(!(typeof v393 == "string")) return false;
 }}
-{const v393 = data["message"];
-if(v393 === undefined) return false;
-if(!fast272(v393)) return false;
+{const v394 = data["message"];
+if(v394 === undefined) return false;
+if(!fast276(v394)) return false;
 }
-{const v394 = data["configuration"];
-if(v394 !== undefined){
-if(!fast294(v394)) return false;
-}}
-{const v395 = data["metadata"];
+{const v395 = data["configuration"];
 if(v395 !== undefined){
-if(!((v395 && typeof v395 == "object" && !Array.isArray(v395)))) return false;
+if(!fast298(v395)) return false;
+}}
+{const v396 = data["metadata"];
+if(v396 !== undefined){
+if(!((v396 && typeof v396 == "object" && !Array.isArray(v396)))) return false;
 }}
 return true;
 }
-function fast396(data){
+function fast397(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v397 = data["tenant"];
-if(v397 !== undefined){
-if(!(typeof v397 == "string")) return false;
-}}
-{const v398 = data["id"];
-if(v398 === undefined) return false;
+{const v398 = data["tenant"];
+if(v398 !== undefined){
 if(!(typeof v398 == "string")) return false;
-if(v398.length < 1 || (v398.length < 2 && fastUcs2length(v398) < 1)) return false;
+}}
+{const v399 = data["message"];
+if(v399 === undefined) return false;
+if(!fast276(v399)) return false;
+}
+{const v400 = data["configuration"];
+if(v400 !== undefined){
+if(!fast298(v400)) return false;
+}}
+{const v401 = data["metadata"];
+if(v401 !== undefined){
+if(!((v401 && typeof v401 == "object" && !Array.isArray(v401)))) return false;
+}}
+return true;
+}
+function fast402(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v403 = data["tenant"];
+if(v403 !== undefined){
+if(!(typeof v403 == "string")) return false;
+}}
+{const v404 = data["id"];
+if(v404 === undefined) return false;
+if(!(typeof v404 == "string")) return false;
+if(v404.length < 1 || (v404.length < 2 && fastUcs2length(v404) < 1)) return false;
 }
 return true;
 }

@@ -3879,6 +3879,7 @@ errors++;
 if(data0.name !== undefined){
 let data1 = data0.name;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"AgentListEntry.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3888,6 +3889,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -4003,6 +4005,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
+if(data0.length < 2){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4012,6 +4015,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 else {
@@ -4274,6 +4278,7 @@ errors++;
 if(data.request_id !== undefined){
 let data2 = data.request_id;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/request_id",schemaPath:"ChatRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4283,6 +4288,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
+}
 }
 }
 else {
@@ -4467,6 +4473,7 @@ errors++;
 if(data.request_id !== undefined){
 let data10 = data.request_id;
 if(typeof data10 === "string"){
+if(data10.length < 2){
 if(func1(data10) < 1){
 const err21 = {instancePath:instancePath+"/request_id",schemaPath:"ConfigureRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4476,6 +4483,7 @@ else {
 vErrors.push(err21);
 }
 errors++;
+}
 }
 }
 else {
@@ -4663,6 +4671,7 @@ errors++;
 if(data.request_id !== undefined){
 let data18 = data.request_id;
 if(typeof data18 === "string"){
+if(data18.length < 2){
 if(func1(data18) < 1){
 const err37 = {instancePath:instancePath+"/request_id",schemaPath:"CancelRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4672,6 +4681,7 @@ else {
 vErrors.push(err37);
 }
 errors++;
+}
 }
 }
 else {
@@ -4846,6 +4856,7 @@ errors++;
 if(data.request_id !== undefined){
 let data25 = data.request_id;
 if(typeof data25 === "string"){
+if(data25.length < 2){
 if(func1(data25) < 1){
 const err52 = {instancePath:instancePath+"/request_id",schemaPath:"ResumeWithInput.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4855,6 +4866,7 @@ else {
 vErrors.push(err52);
 }
 errors++;
+}
 }
 }
 else {
@@ -5102,6 +5114,7 @@ errors++;
 if(data.request_id !== undefined){
 let data1 = data.request_id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5111,6 +5124,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -5298,6 +5312,7 @@ errors++;
 if(data.request_id !== undefined){
 let data1 = data.request_id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5307,6 +5322,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -5510,6 +5526,7 @@ errors++;
 if(data.request_id !== undefined){
 let data1 = data.request_id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5519,6 +5536,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -5720,6 +5738,7 @@ errors++;
 if(data.request_id !== undefined){
 let data1 = data.request_id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5729,6 +5748,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -6558,6 +6578,7 @@ errors++;
 if(data.request_id !== undefined){
 let data2 = data.request_id;
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err4 = {instancePath:instancePath+"/request_id",schemaPath:"CustomRequest.schema.json/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -6567,6 +6588,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
 }
 }
 else {
@@ -6850,6 +6872,7 @@ errors++;
 if(data.request_id !== undefined){
 let data1 = data.request_id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/request_id",schemaPath:"#/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -6859,6 +6882,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {
@@ -7207,6 +7231,7 @@ errors++;
 if(data.request_id !== undefined){
 let data1 = data.request_id;
 if(typeof data1 === "string"){
+if(data1.length < 2){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/request_id",schemaPath:"#/allOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7216,6 +7241,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
+}
 }
 }
 else {

@@ -16,6 +16,7 @@ import { isRecord } from '../../util/json.js';
 import { type Code, comment, ident, joinCode, str, ts, verbatim } from '../code.js';
 import { emitFastPaths, type FastPaths } from './fast-path/index.js';
 import { pickBranches } from './pick-branch.js';
+import { boundLengthCounts } from './string-length.js';
 import { dropUnusedTracking } from './unused-tracking.js';
 
 // ajv's standalone module is CommonJS: its types put the function under `.default`, and so does the module itself
@@ -90,6 +91,8 @@ export function emitMessageValidators(model: ProtocolModel): Code {
   // A union's error path picks the branch its members or tag name (pick-branch.ts); references between schema files
   // resolve against what was added here (a reference into a part of a file is not read, and so picks nothing).
   pickBranches(ajv, (ref, base) => schemas.get(new URL(ref, base).href));
+  // Strings' lengths are counted in code points only where `.length` cannot settle the limit (string-length.ts).
+  boundLengthCounts(ajv);
   const add = (schema: Record<string, unknown>) => {
     ajv.addSchema(schema);
     schemas.set(String(schema.$id), schema);

@@ -326,6 +326,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
+if(data2.length < 2){
 if(func1(data2) < 1){
 const err3 = {instancePath:instancePath+"/few_shots/" + i0,schemaPath:"FewShot.schema.json/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -335,6 +336,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 if(!pattern4.test(data2)){
 const err4 = {instancePath:instancePath+"/few_shots/" + i0,schemaPath:"FewShot.schema.json/pattern",keyword:"pattern",params:{pattern: "^Q:"},message:"must match pattern \""+"^Q:"+"\""};
@@ -1845,6 +1847,7 @@ function validate41(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
+if(data.length < 2){
 if(func1(data) < 1){
 const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1854,6 +1857,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
+}
 }
 if(!pattern4.test(data)){
 const err1 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^Q:"},message:"must match pattern \""+"^Q:"+"\""};

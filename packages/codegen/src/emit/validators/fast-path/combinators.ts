@@ -1,10 +1,11 @@
 // Applicators over whole subschemas: `allOf`, `anyOf`, `oneOf` (or `discriminator`, which replaces it), `not` and
 // `if`/`then`/`else`.
-import { type Code, joinCode, ts } from '../../code.js';
+import { type Code, joinCode, literal, str, ts } from '../../code.js';
+import { pickerOf } from '../pick-branch.js';
 import type { Compiler } from './compiler.js';
 import { emitDiscriminator } from './discriminator.js';
-import { type Schema, type Site, subschema, Unsupported } from './support.js';
-import { typeOnly } from './type.js';
+import { lines, type Schema, type Site, subschema, Unsupported } from './support.js';
+import { typeCheck, typeOnly } from './type.js';
 
 /** The checks of every applicator in `site.schema`, in the order ajv runs them. */
 export function emitCombinators(cx: Compiler, site: Site): Code[] {
@@ -29,7 +30,8 @@ export function emitCombinators(cx: Compiler, site: Site): Code[] {
   if (s.discriminator !== undefined) out.push(emitDiscriminator(cx, site, oneOf));
   else if (oneOf.length > 0) {
     const counts = oneOf.map((b) => ts`(${cx.passes(b, base, d)} ? 1 : 0)`);
-    out.push(ts`if((${joinCode(counts, ' + ')}) !== 1) return false;`);
+    const whole = ts`if((${joinCode(counts, ' + ')}) !== 1) return false;`;
+    out.push(emitPicked(cx, site, oneOf, whole) ?? whole);
   }
   if (s.not !== undefined) out.push(ts`if(${cx.passes(subschema(s.not, 'not'), base, d)}) return false;`);
   // As in ajv, `if` without `then` or `else` decides nothing.
@@ -40,4 +42,48 @@ export function emitCombinators(cx: Compiler, site: Site): Code[] {
     out.push(ts`if(!(${test} ? ${then} : ${otherwise})) return false;`);
   }
   return out;
+}
+
+/**
+ * A `oneOf` whose branches the value names (by a member only one branch requires, or by a tag: pick-branch.ts) as a
+ * check of that branch alone, as the error path does: when the value is an object naming exactly one branch, every
+ * other branch fails its `required` or its tag, so the union holds exactly when the named branch does. Otherwise
+ * `whole`, which counts every branch, decides. Undefined when the union names no branch.
+ */
+function emitPicked(cx: Compiler, { base, data: d }: Site, oneOf: Schema[], whole: Code): Code | undefined {
+  const picker = pickerOf(oneOf, base, (ref, from) => {
+    try {
+      return cx.resolve(ref, from).schema;
+    } catch (error) {
+      if (error instanceof Unsupported) return undefined;
+      throw error;
+    }
+  });
+  if (!picker) return undefined;
+  const pick = cx.variable();
+  const naming: Code[] = [];
+  if (picker.kind === 'member') {
+    // One member: its branch; a second: none (-2), and every branch is counted.
+    picker.members.forEach((member, i) => {
+      const value = i === 0 ? ts`0` : ts`${pick} === -1 ? ${i} : -2`;
+      naming.push(ts`if(${d}[${str(member)}] !== undefined) ${pick} = ${value};`);
+    });
+  } else {
+    const tag = ts`${d}[${str(picker.property)}]`;
+    picker.values.forEach((values, i) => {
+      const test = joinCode(
+        values.map((v) => ts`${tag} === ${literal(v)}`),
+        ' || ',
+      );
+      naming.push(ts`${i === 0 ? ts`if` : ts`else if`}(${test}) ${pick} = ${i};`);
+    });
+  }
+  const branches = oneOf.map(
+    (b, i) => ts`if(${pick} === ${i}){ if(!${cx.passes(b, base, d)}) return false; }\nelse `,
+  );
+  return ts`{let ${pick} = -1;
+if(${typeCheck('object', d)}){
+${lines(naming)}
+}
+${branches}${whole}}`;
 }

@@ -156,6 +156,46 @@ describe('fast paths agree with ajv', () => {
     ]);
   });
 
+  it('oneOf named by a member or a tag: the named branch alone decides, as in ajv', () => {
+    const byMember = {
+      oneOf: [
+        { required: ['a'], properties: { a: { type: 'string' } } },
+        { required: ['b'], properties: { b: { type: 'integer' }, c: { type: 'string' } } },
+      ],
+    };
+    // One member, each valid and not; both (every branch counted: two hold); none; not an object.
+    agree(byMember, [
+      { a: 'x' },
+      { a: 1 },
+      { b: 1 },
+      { b: 's' },
+      { a: 'x', b: 1 },
+      { b: 1, c: 2 },
+      {},
+      'x',
+      [1],
+    ]);
+    const byTag = {
+      oneOf: [
+        { required: ['t'], properties: { t: { const: 'x' }, n: { type: 'integer' } } },
+        { properties: { t: { enum: ['y', 2] }, s: { type: 'string' } } },
+      ],
+    };
+    // Each tag, a tag no branch has, and no tag (where the second branch holds alone).
+    agree(byTag, [
+      { t: 'x', n: 1 },
+      { t: 'x', n: 's' },
+      { t: 'y', s: 1 },
+      { t: 2, s: 's' },
+      { t: 'z' },
+      { n: 1 },
+      {},
+      3,
+    ]);
+    // The picked code is what runs: a branch is tested alone before any is counted.
+    for (const root of [byMember, byTag]) expect(String(compile(root))).toMatch(/=== 1\)\{ if\(!/);
+  });
+
   it('discriminator: as ajv honours it, the tag alone picks the branch (const or enum)', () => {
     const cat = {
       $id: `${BASE}Cat.json`,

@@ -44,6 +44,7 @@ vErrors.push(err2);
 errors++;
 }
 if(typeof data0 === "string"){
+if(data0.length > 10){
 if(func1(data0) > 10){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 10},message:"must NOT have more than 10 characters"};
 if(vErrors === null){
@@ -53,6 +54,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
+}
 }
 }
 }
