@@ -1,9 +1,9 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DiagnosticsError, formatDiagnostic } from './diagnostics.js';
-import { generate, renderAll } from './generate.js';
+import { generate, renderAll, renderUnits } from './generate.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -56,8 +56,14 @@ describe('generate > determinism', () => {
 });
 
 describe('generate > --check', () => {
+  // One scratch copy with the generated code (the largest copy: every example with it) for both tests; the first
+  // leaves it generated afresh, and the second puts its edit back.
+  let dir = '';
+  beforeAll(() => {
+    dir = scratch();
+  });
+
   it('check > lists an edited file, a deleted file and an orphan, and writes nothing', async () => {
-    const dir = scratch();
     const gen = path.join(dir, 'packages/agent-protocol/src/generated/v1');
     writeFileSync(path.join(gen, 'routes.ts'), '// edited by hand\n');
     cpSync(path.join(gen, 'client.ts'), path.join(gen, 'orphan.ts'));
@@ -75,10 +81,11 @@ describe('generate > --check', () => {
   });
 
   it('check > a schema change makes the generated files stale', async () => {
-    const dir = scratch();
     const file = path.join(dir, 'schemas/agent-protocol/v1/StepStatus.schema.json');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('"completed"]', '"completed", "awaiting_input"]'));
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace('"completed"]', '"completed", "awaiting_input"]'));
     const { stale } = await generate({ root: dir, check: true, protocols: ['agent-protocol'] });
+    writeFileSync(file, original);
     expect(stale).toContain('packages/agent-protocol/src/generated/v1/openapi.ts');
     expect(stale).toContain('packages/agent-protocol/src/generated/v1/validators.js');
   });
@@ -261,17 +268,30 @@ describe('generate > diagnostics', () => {
       },
     ],
   ];
+  // One scratch copy for every case: each edits one file and puts it back before the next (the cases run one after
+  // the other, and the generator keeps nothing read from a protocol's files between runs).
+  let dir = '';
+  beforeAll(() => {
+    dir = scratch({ generated: false });
+  });
   it.each(cases)('%s', async (_, { file, edit, want }) => {
-    const dir = scratch({ generated: false });
     // A bare file name is one of Agent Protocol v1's; a path names another protocol's file under schemas/.
     const relative = file.includes('/') ? file : `agent-protocol/v1/${file}`;
     const target = path.join(dir, 'schemas', relative);
-    writeFileSync(target, edit(readFileSync(target, 'utf8')));
-    // Only the edited protocol is rendered: the others would only be emitted before its diagnostics are reached.
-    const error = await renderAll(dir, [relative.split('/')[0] ?? '']).then(
+    const original = readFileSync(target, 'utf8');
+    writeFileSync(target, edit(original));
+    // Only the edited protocol is loaded (whole, as a run loads it), and of a version's file only that version is
+    // rendered, as `pnpm generate` renders a changed version (cache/): the others would only be emitted before its
+    // diagnostics are reached. A manifest's protocol is rendered whole.
+    const [protocol = '', version, rest] = relative.split('/');
+    const error = await (rest === undefined || version === undefined
+      ? renderAll(dir, [protocol])
+      : renderUnits(dir, [{ kind: 'version', protocol, version }])
+    ).then(
       () => undefined,
       (e: unknown) => e,
     );
+    writeFileSync(target, original);
     expect(error).toBeInstanceOf(DiagnosticsError);
     // sound: the line above asserted that the error is a DiagnosticsError.
     const text = (error as DiagnosticsError).diagnostics.map(formatDiagnostic).join('\n');

@@ -3,6 +3,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   utimesSync,
@@ -10,8 +11,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { generateCached } from './generate-cached.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CachedGenerateResult, generateCached } from './generate-cached.js';
 import { planRun, runKey, topLevelStrings } from './run-plan.js';
 import { pruneUnitRecords, RUN_CACHE_DIR, readUnitRecord, saveUnitRecord } from './unit-records.js';
 
@@ -46,8 +47,21 @@ function scratch(): string {
 // Runs here make the type files in this process (`parallel: false`): what is cached does not depend on where they are
 // made, and a second process started per run cost seconds each (types-process.test.ts covers that process).
 describe('generate > the cache of each part of a run', () => {
+  // The first run over a scratch copy renders every part (no cache yet): made once, as two tests below begin from it.
+  // The first test asserts what it returned and goes on in that folder; the other starts in a copy of the folder made
+  // right after it, records and all (a copy of the copy: files edited in the repository meanwhile do not reach it).
+  let base = '';
+  let warm = '';
+  let first: CachedGenerateResult | undefined;
+  beforeAll(async () => {
+    base = scratch();
+    first = await generateCached({ root: base, protocols: ['fixie'], check: true, parallel: false });
+    warm = mkdtempSync(path.join(tmpdir(), 'agentproto-run-cache-'));
+    cpSync(base, warm, { recursive: true });
+  }, 120_000);
+
   it('unchanged inputs reuse the last output; an edited output is still found; a changed schema renders its version only', async () => {
-    const root = scratch();
+    const root = base;
     const only = ['fixie'];
     const run = (more: { check?: boolean; cache?: boolean } = {}) =>
       generateCached({ root, protocols: only, check: true, parallel: false, ...more });
@@ -55,7 +69,7 @@ describe('generate > the cache of each part of a run', () => {
     const original = readFileSync(generated, 'utf8');
 
     const all = ['version fixie@1.0', 'package fixie', 'registry'];
-    expect(await run()).toEqual({ stale: [], cached: false, rendered: all });
+    expect(first).toEqual({ stale: [], cached: false, rendered: all });
     expect(await run()).toEqual({ stale: [], cached: true, rendered: [] });
 
     // A generated file edited by hand is stale, though nothing was regenerated; generate puts it back.
@@ -92,7 +106,8 @@ describe('generate > the cache of each part of a run', () => {
   }, 120_000);
 
   it("the key covers the generator's sources, the lockfile, the packages' files and the protocols asked for", async () => {
-    const root = scratch();
+    // Each key is compared with the one before it, whatever the folder held: the first test's folder serves.
+    const root = base;
     const before = runKey(root, ['fixie']);
     expect(runKey(root, ['fixie'])).toBe(before);
     expect(runKey(root)).not.toBe(before);
@@ -118,14 +133,15 @@ describe('generate > the cache of each part of a run', () => {
   });
 
   it('a runtime module the generator loads, edited, is a miss; one it does not load leaves the key', async () => {
-    const root = scratch();
+    const root = warm;
     const only = ['fixie'];
     const run = () => generateCached({ root, protocols: only, check: true, parallel: false });
     const edit = (file: string) => {
       const full = path.join(root, file);
       writeFileSync(full, `${readFileSync(full, 'utf8')}// edited\n`);
     };
-    expect(await run()).toMatchObject({ cached: false });
+    // The first run's records, in another folder with the same files: a record is found by what the files hold, not
+    // by where they are. (That a first run is a miss, the test above shows.)
     expect(await run()).toEqual({ stale: [], cached: true, rendered: [] });
     // Same file names, new contents: only the files' contents can tell the key. The generator is in every part's key.
     edit('packages/runtime/src/translate/translate.ts');
@@ -172,14 +188,18 @@ describe('generate > the cache of each part of a run', () => {
         parallel: false,
         ...more,
       });
-    const fresh = () => rmSync(path.join(root, RUN_CACHE_DIR), { recursive: true, force: true });
+    const cacheDir = path.join(root, RUN_CACHE_DIR);
+    const fresh = () => rmSync(cacheDir, { recursive: true, force: true });
     // No stamp yet: the check runs the generator and finds the stamp missing; generate writes it.
     expect(await run()).toMatchObject({
       stale: [`${stamp} (missing)`],
       cached: false,
     });
     expect((await run({ check: false })).stale).toEqual([`${stamp} (missing)`]);
-    fresh();
+    // As on a fresh clone, no run cache, while the stamp answers; the records are put back before generate runs again
+    // (a check the stamp answers reads and writes no record), so that run takes every part from them.
+    const aside = `${cacheDir}-aside`;
+    renameSync(cacheDir, aside);
     expect(await run()).toEqual({ stale: [], cached: true, rendered: [], stamped: true });
 
     // A generated file edited by hand, and a file no run writes, are found from the stamp alone.
@@ -196,7 +216,8 @@ describe('generate > the cache of each part of a run', () => {
       rendered: [],
       stamped: true,
     });
-    await run({ check: false });
+    renameSync(aside, cacheDir);
+    expect(await run({ check: false })).toMatchObject({ cached: true });
     expect(readFileSync(generated, 'utf8')).toBe(original);
     fresh();
     expect(await run()).toEqual({ stale: [], cached: true, rendered: [], stamped: true });
