@@ -50,6 +50,7 @@ export {
   type OutboundAgents,
   type OutboundAnswer,
   type OutboundPost,
+  type OutboundTarget,
   outboundAgents,
   postOutbound,
 } from './net/outbound-request.js';

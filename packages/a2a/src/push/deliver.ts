@@ -21,13 +21,16 @@ export type PostFunction = (url: string, post: OutboundPost) => Promise<Outbound
 /** What became of one attempt. */
 export type Outcome = { delivered: true } | { delivered: false; retry: boolean; reason: string };
 
+/** The outcome of every delivered attempt: one object, not one per delivery. */
+const DELIVERED: Outcome = Object.freeze({ delivered: true });
+
 /** What one delivery POSTs: the body, and its media type. */
 export interface PushPayload {
   body: string;
   mediaType: string;
 }
 
-/** The headers of a delivery to `config`. */
+/** The headers of a delivery to `config`: made once per config and media type, not per delivery (outbox.ts). */
 export function deliveryHeaders(
   config: TaskPushNotificationConfig,
   mediaType: string = PUSH_MEDIA_TYPE,
@@ -40,22 +43,18 @@ export function deliveryHeaders(
 }
 
 /**
- * Tries once. A 2xx is delivered; 408, 425, 429 and 5xx, a timeout and a failed connection are worth another try; any
- * other status (a redirect, which is never followed, or a 4xx) and a refused address are not.
+ * Tries once: `post` (its headers from deliveryHeaders) to `url`. A 2xx is delivered; 408, 425, 429 and 5xx, a
+ * timeout and a failed connection are worth another try; any other status (a redirect, which is never followed, or a
+ * 4xx) and a refused address are not.
  */
 export async function deliverOnce(
-  config: TaskPushNotificationConfig,
-  payload: PushPayload,
-  post: Omit<OutboundPost, 'headers' | 'body'>,
+  url: string,
+  post: OutboundPost,
   send: PostFunction = postOutbound,
 ): Promise<Outcome> {
   try {
-    const { status } = await send(config.url, {
-      ...post,
-      headers: deliveryHeaders(config, payload.mediaType),
-      body: payload.body,
-    });
-    if (status >= 200 && status < 300) return { delivered: true };
+    const { status } = await send(url, post);
+    if (status >= 200 && status < 300) return DELIVERED;
     const retry = status === 408 || status === 425 || status === 429 || status >= 500;
     const what = status >= 300 && status < 400 ? ' (a redirect: not followed)' : '';
     return { delivered: false, retry, reason: `the webhook answered ${status}${what}` };

@@ -63,6 +63,9 @@ export const AUTH_SCHEMES: readonly string[] = [
   'vapid',
 ];
 
+/** AUTH_SCHEMES in lower case: a scheme is looked up once per config, not compared with each. */
+const SCHEMES_BY_CASE: ReadonlySet<string> = new Set(AUTH_SCHEMES.map((s) => s.toLowerCase()));
+
 /** Visible ASCII and spaces: what a header value may hold without being folded, split or refused by a receiver. */
 const HEADER_VALUE = /^[\x20-\x7e]*$/;
 
@@ -118,8 +121,7 @@ function checkAuthentication(
       at('authentication.scheme'),
       `an authentication scheme is required (one of ${AUTH_SCHEMES.join(', ')})`,
     );
-  const known = AUTH_SCHEMES.find((s) => s.toLowerCase() === scheme.toLowerCase());
-  if (!known)
+  if (!SCHEMES_BY_CASE.has(scheme.toLowerCase()))
     throw new InvalidParamsError(
       at('authentication.scheme'),
       `expected an HTTP authentication scheme IANA registers (${AUTH_SCHEMES.join(', ')}), got ${JSON.stringify(scheme.slice(0, 100))}`,

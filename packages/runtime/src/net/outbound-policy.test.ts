@@ -149,7 +149,7 @@ describe('outbound policy > connections', () => {
   it('a webhook that never answers is given up at its deadline, and its pooled connection serves the next request', async () => {
     const target = await serve(204, undefined, '/hang');
     const agents = outboundAgents({ maxSockets: 1 });
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     try {
       const post = {
         headers: {},
@@ -187,7 +187,7 @@ describe('outbound policy > connections', () => {
     const agents = outboundAgents({ maxSockets: 1 });
     const policy = { allowHosts: ['127.0.0.1'] };
     const first = new AbortController();
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     try {
       const post = { headers: {}, body: '{}', policy, agents };
       const hanging = postOutbound(`${target.url}/hang`, {
@@ -205,6 +205,56 @@ describe('outbound policy > connections', () => {
       expect(target.got).toEqual(['/hang', '/ok']);
     } finally {
       vi.useRealTimers();
+      await agents.destroy();
+    }
+  });
+  it('deadlines > requests with different deadlines each time out at their own, earliest first', async () => {
+    const target = await serve(204, undefined, '/hang');
+    const agents = outboundAgents({ maxSockets: 3 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const post = { headers: {}, body: '{}', policy: { allowHosts: ['127.0.0.1'] }, agents };
+      const settled: number[] = [];
+      const hang = (timeoutMs: number) => {
+        const answer = postOutbound(`${target.url}/hang`, { ...post, timeoutMs });
+        answer.catch(() => settled.push(timeoutMs));
+        return answer;
+      };
+      // The longest first: a shorter deadline that comes later must still be kept at its own moment.
+      const [slow, fast, middle] = [hang(3_000), hang(1_000), hang(2_000)];
+      await vi.waitFor(() => expect(target.got).toHaveLength(3));
+      vi.advanceTimersByTime(1_000);
+      await expect(fast).rejects.toThrow(/timed out after 1000 ms/);
+      expect(settled).toEqual([1_000]);
+      vi.advanceTimersByTime(1_000);
+      await expect(middle).rejects.toThrow(/timed out after 2000 ms/);
+      expect(settled).toEqual([1_000, 2_000]);
+      vi.advanceTimersByTime(1_000);
+      await expect(slow).rejects.toThrow(/timed out after 3000 ms/);
+    } finally {
+      vi.useRealTimers();
+      await agents.destroy();
+    }
+  });
+  it('deadlines > one timer keeps the deadlines of many requests, not one timer each', async () => {
+    const target = await serve(204);
+    const agents = outboundAgents({ maxSockets: 1 });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const post = {
+        headers: {},
+        body: '{}',
+        timeoutMs: 7_777,
+        policy: { allowHosts: ['127.0.0.1'] },
+        agents,
+      };
+      for (let i = 0; i < 5; i++) expect((await postOutbound(`${target.url}/${i}`, post)).status).toBe(204);
+      // Armed at most once for these five (not at all when a timer armed earlier is due sooner): each later deadline
+      // falls after the armed one.
+      const armed = timers.mock.calls.filter(([, ms]) => typeof ms === 'number' && ms > 7_000 && ms <= 7_777);
+      expect(armed.length).toBeLessThanOrEqual(1);
+    } finally {
+      timers.mockRestore();
       await agents.destroy();
     }
   });

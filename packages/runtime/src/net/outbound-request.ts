@@ -24,14 +24,14 @@ export interface OutboundPost {
    * (`OutboundAgentOptions.connectTimeoutMs`; without `agents`, this one).
    */
   timeoutMs: number;
-  policy?: OutboundPolicy;
+  policy?: OutboundPolicy | undefined;
   /** Aborts the request (the caller is shutting down). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Connections to keep between requests (`outboundAgents()`); without, each request has a connection of its own. A
    * kept connection was checked when it was made, under the same policy (connections are kept per policy object).
    */
-  agents?: OutboundAgents;
+  agents?: OutboundAgents | undefined;
 }
 
 /** How `outboundAgents` keeps connections. */
@@ -45,6 +45,17 @@ export interface OutboundAgentOptions {
 /** Checked URLs kept per policy; past it, they are forgotten and checked again. */
 const CHECKED_URLS = 1024;
 
+/** Where a checked URL's requests go: what undici's dispatch takes, worked out once per URL. */
+export interface OutboundTarget {
+  origin: string;
+  /** The path and query. */
+  path: string;
+}
+
+function targetOf(url: URL): OutboundTarget {
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
+}
+
 /**
  * Kept-alive connection pools for outbound requests: one undici Agent per policy object, so a caller passes the same
  * policy object with every post (each new object gets pools of its own, kept until `destroy`).
@@ -53,7 +64,7 @@ export class OutboundAgents {
   readonly #byPolicy = new WeakMap<OutboundPolicy, Agent>();
   readonly #all = new Set<Agent>();
   /** URLs checked under each policy, by their text. */
-  readonly #checked = new WeakMap<OutboundPolicy, Map<string, URL>>();
+  readonly #checked = new WeakMap<OutboundPolicy, Map<string, OutboundTarget>>();
   #closed = false;
 
   constructor(readonly options: Readonly<OutboundAgentOptions> = {}) {}
@@ -80,18 +91,23 @@ export class OutboundAgents {
    * `url` as checkOutboundUrl answers it under `policy` without resolving names, kept: that check reads the text and
    * the policy alone, so a webhook called again and again is parsed once (names are resolved by each connection).
    */
-  async target(url: string, policy: OutboundPolicy): Promise<URL> {
+  async target(url: string, policy: OutboundPolicy): Promise<OutboundTarget> {
+    const known = this.known(url, policy);
+    if (known) return known;
+    const checked = targetOf(await checkOutboundUrl(url, policy, false));
     let urls = this.#checked.get(policy);
     if (!urls) {
       urls = new Map();
       this.#checked.set(policy, urls);
     }
-    const known = urls.get(url);
-    if (known) return known;
-    const checked = await checkOutboundUrl(url, policy, false);
     if (urls.size >= CHECKED_URLS) urls.clear();
     urls.set(url, checked);
     return checked;
+  }
+
+  /** `url` as `target` answered it under `policy` before, without waiting; undefined when it has not been checked. */
+  known(url: string, policy: OutboundPolicy): OutboundTarget | undefined {
+    return this.#checked.get(policy)?.get(url);
   }
 
   /** Closes every connection, aborting what is in flight on them. */
@@ -146,35 +162,45 @@ const ANSWER_BYTES = 64 * 1024;
  * POSTs `body` to `url`. Rejects with OutboundRefusedError when the policy refuses the URL or the address connected
  * to, with an Error whose message says `timed out` past the deadline, and with the socket's error otherwise.
  */
-export async function postOutbound(url: string, post: OutboundPost): Promise<OutboundAnswer> {
+export function postOutbound(url: string, post: OutboundPost): Promise<OutboundAnswer> {
   const policy = post.policy ?? NO_POLICY;
+  const agents = post.agents;
+  // A webhook posted to again and again: its URL was checked already, and nothing is awaited before the dispatch.
+  const known = agents?.known(url, policy);
+  if (known) return send(known, post, policy, undefined);
+  return postChecked(url, post, policy);
+}
+
+async function postChecked(url: string, post: OutboundPost, policy: OutboundPolicy): Promise<OutboundAnswer> {
+  const agents = post.agents;
   // The URL itself is checked here; the addresses a name resolves to are checked by the connection's lookup (one
   // resolution per connection, at the moment that counts).
-  const target = post.agents
-    ? await post.agents.target(url, policy)
-    : await checkOutboundUrl(url, policy, false);
+  if (agents) return send(await agents.target(url, policy), post, policy, undefined);
+  const target = targetOf(await checkOutboundUrl(url, policy, false));
   // Without pooled connections, a client of one connection, closed once the exchange is over.
-  const own = post.agents
-    ? undefined
-    : new Client(target.origin, {
-        connect: policyConnector(policy, post.timeoutMs),
-        pipelining: 1,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-  const dispatcher = own ?? post.agents?.dispatcher(policy);
-  if (!dispatcher) throw new Error('no dispatcher');
+  const own = new Client(target.origin, {
+    connect: policyConnector(policy, post.timeoutMs),
+    pipelining: 1,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  return send(target, post, policy, own);
+}
+
+/** Dispatches one POST to a checked target, on `own` or the pooled connections; settles as its Exchange does. */
+function send(
+  target: OutboundTarget,
+  post: OutboundPost,
+  policy: OutboundPolicy,
+  own: Client | undefined,
+): Promise<OutboundAnswer> {
   return new Promise<OutboundAnswer>((resolve, reject) => {
     const exchange = new Exchange(post, resolve, reject, own);
     try {
+      const dispatcher = own ?? post.agents?.dispatcher(policy);
+      if (!dispatcher) throw new Error('no dispatcher');
       dispatcher.dispatch(
-        {
-          origin: target.origin,
-          path: `${target.pathname}${target.search}`,
-          method: 'POST',
-          headers: post.headers,
-          body: post.body,
-        },
+        { origin: target.origin, path: target.path, method: 'POST', headers: post.headers, body: post.body },
         exchange,
       );
     } catch (error) {
@@ -184,14 +210,83 @@ export async function postOutbound(url: string, post: OutboundPost): Promise<Out
   });
 }
 
+/**
+ * The deadlines of every exchange in flight, kept by one timer armed for the earliest of them (instead of a timer
+ * per request, which a webhook taking every update of every task would set and clear many times over). Deadlines are
+ * read on performance.now(), a clock that never goes back.
+ */
+class Deadlines {
+  readonly #pending = new Set<Exchange>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed timer fires (Infinity: none is armed). */
+  #armedFor = Number.POSITIVE_INFINITY;
+
+  /** Keeps `exchange` until it settles; it expires at its `deadline` (on performance.now(), which is `now`). */
+  add(exchange: Exchange, now: number): void {
+    this.#pending.add(exchange);
+    // A timer armed for a moment already past has not run yet, or never will (one set under a clock that was swapped,
+    // as test fakes do): a check now finds what is due and arms for the earliest of the rest.
+    if (this.#armedFor < now) this.#arm(now);
+    else if (exchange.deadline < this.#armedFor) this.#arm(exchange.deadline);
+  }
+
+  /** Forgets an exchange that settled; the timer stays armed, and finds nothing due when it fires for it. */
+  delete(exchange: Exchange): void {
+    this.#pending.delete(exchange);
+  }
+
+  #arm(at: number): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#armedFor = at;
+    this.#timer = setTimeout(this.#fire, Math.max(0, at - performance.now()));
+    // A request in flight keeps the process up by its socket; the timer alone need not.
+    this.#timer.unref?.();
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    this.#armedFor = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    // Expiring an exchange deletes it from the set: a Set's iteration goes on past deletions.
+    for (const exchange of this.#pending)
+      if (exchange.deadline <= now) exchange.expire();
+      else if (exchange.deadline < next) next = exchange.deadline;
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+  };
+}
+
+const DEADLINES = new Deadlines();
+
+/**
+ * The exchanges in flight under each caller's signal. A caller passes one signal with many requests (a webhook's
+ * deliveries, one after another, all under the signal that stops them): one abort listener per signal, added with
+ * its first request, instead of a listener added and removed per request.
+ */
+const BY_SIGNAL = new WeakMap<AbortSignal, Set<Exchange>>();
+
+function watchSignal(signal: AbortSignal, exchange: Exchange): void {
+  let inFlight = BY_SIGNAL.get(signal);
+  if (!inFlight) {
+    const exchanges = new Set<Exchange>();
+    inFlight = exchanges;
+    BY_SIGNAL.set(signal, exchanges);
+    // Each settling exchange leaves the set: a Set's iteration goes on past deletions.
+    signal.addEventListener('abort', () => {
+      for (const e of exchanges) e.abort();
+    });
+  }
+  inFlight.add(exchange);
+}
+
 /** One POST's handler: settles once, on the status, a failure, the deadline or the caller's abort. */
 class Exchange implements Dispatcher.DispatchHandler {
   #settled = false;
   #answered = 0;
   #status = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the exchange times out, on performance.now(); Infinity until its request has a connection. */
+  deadline = Number.POSITIVE_INFINITY;
   #controller: Dispatcher.DispatchController | undefined;
-  readonly #onAbort = () => this.#finish(new Error('aborted'));
 
   constructor(
     readonly post: OutboundPost,
@@ -200,7 +295,17 @@ class Exchange implements Dispatcher.DispatchHandler {
     readonly own: Client | undefined,
   ) {
     if (post.signal?.aborted) this.#finish(new Error('aborted'));
-    else post.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    else if (post.signal) watchSignal(post.signal, this);
+  }
+
+  /** The caller's signal aborted. */
+  abort(): void {
+    this.#finish(new Error('aborted'));
+  }
+
+  /** The deadline passed (Deadlines). */
+  expire(): void {
+    this.#finish(new Error(`timed out after ${this.post.timeoutMs} ms`));
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -212,10 +317,9 @@ class Exchange implements Dispatcher.DispatchHandler {
     }
     // The clock starts when the request has its connection: behind a busy pool, a request that waited its turn was
     // not slow (a webhook that hangs still frees each pooled connection at its own deadline).
-    this.#timer = setTimeout(
-      () => this.#finish(new Error(`timed out after ${this.post.timeoutMs} ms`)),
-      this.post.timeoutMs,
-    );
+    const now = performance.now();
+    this.deadline = now + this.post.timeoutMs;
+    DEADLINES.add(this, now);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
@@ -239,8 +343,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   #finish(error: Error | undefined): void {
     if (this.#settled) return;
     this.#settled = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.post.signal?.removeEventListener('abort', this.#onAbort);
+    DEADLINES.delete(this);
+    if (this.post.signal) BY_SIGNAL.get(this.post.signal)?.delete(this);
     // A pooled connection is dropped only when the exchange failed or the answer is not read to its end.
     if (error || this.#answered > ANSWER_BYTES)
       this.#controller?.abort(error ?? new Error('answer too long'));

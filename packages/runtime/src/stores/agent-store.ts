@@ -161,7 +161,9 @@ export async function* followLog<T>(
   pollMs?: number,
 ): AsyncGenerator<LogEntry<T>> {
   let last = afterId;
-  let pushed: LogEntry<T>[] = [];
+  // Entries handed over, taken from `head` on: a queue read by index, not copied per entry.
+  const pushed: LogEntry<T>[] = [];
+  let head = 0;
   let news = false;
   let wake: (() => void) | undefined;
   const stop = listen((entries) => {
@@ -173,11 +175,19 @@ export async function* followLog<T>(
   signal.addEventListener('abort', onAbort);
   try {
     while (!signal.aborted) {
-      // Entries handed over that carry on exactly where the cursor is need no read.
-      pushed = pushed.filter((e) => e.id > last);
-      const next = pushed[0];
+      // Entries handed over that carry on exactly where the cursor is need no read; those at or before it are past.
+      while (head < pushed.length && (pushed[head]?.id ?? 0) <= last) head++;
+      if (head === pushed.length) {
+        pushed.length = 0;
+        head = 0;
+      } else if (head >= 256) {
+        // A follower that stays behind the writer: what it took is let go now and then, not kept until it catches up.
+        pushed.splice(0, head);
+        head = 0;
+      }
+      const next = pushed[head];
       if (next?.id === last + 1) {
-        pushed.shift();
+        head++;
         last = next.id;
         yield next;
         continue;
