@@ -83,4 +83,21 @@ describe('validation > describeErrors', () => {
   it.each(cases)('%s', (_, { given, want }) => {
     expect(describeErrors(given).map((i) => [i.pointer, i.message])).toEqual(want);
   });
+
+  it('issues > each keeps its error’s keyword; no message is "is invalid"; no errors at all, no issues', () => {
+    const { message: _, ...bare } = error('uniqueItems', '/u');
+    expect(
+      describeErrors([
+        error('type', '/t', { type: 'string' }),
+        bare,
+        error('required', '', { missingProperty: 'r' }),
+      ]),
+    ).toEqual([
+      { pointer: '/t', message: 'must be string', keyword: 'type' },
+      { pointer: '/u', message: 'is invalid', keyword: 'uniqueItems' },
+      { pointer: '/r', message: 'is required but missing', keyword: 'required' },
+    ]);
+    expect(describeErrors(null)).toEqual([]);
+    expect(describeErrors(undefined)).toEqual([]);
+  });
 });

@@ -31,15 +31,31 @@ export interface ValidationIssue {
  */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  const list = collapseTypeUnions(errors ?? []);
+  if (!errors) return out;
+  const list = collapseTypeUnions(errors);
   // Duplicates are looked for among the issues kept so far: by comparing them while they are few (the usual case:
   // no key strings to build and hash), by a set of keys once there can be many.
   const seen = list.length > SCAN_LIMIT ? new Set<string>() : undefined;
-  for (const e of list) {
+  // Indexed loops here and in listed(), not for…of: this runs for every invalid message.
+  for (let at = 0; at < list.length; at++) {
+    const e = list[at];
+    if (e === undefined) continue;
+    const keyword = e.keyword;
     let pointer = e.instancePath;
-    let message = e.message ?? 'is invalid';
+    let message: string;
     const params: Record<string, unknown> = e.params;
-    switch (e.keyword) {
+    switch (keyword) {
+      case 'type': {
+        // One type (a string) is what ajv nearly always names; a list comes from `type: [...]`.
+        const types = params.type;
+        message =
+          typeof types === 'string'
+            ? typeMessage(types)
+            : Array.isArray(types)
+              ? once(TYPE_MESSAGES, types, () => `must be ${types.join(' or ')}`)
+              : typeMessage(String(types));
+        break;
+      }
       case 'required':
         pointer = `${pointer}/${escapePointerToken(String(params.missingProperty))}`;
         message = 'is required but missing';
@@ -66,13 +82,6 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       case 'const':
         message = `must be ${JSON.stringify(params.allowedValue)}`;
         break;
-      case 'type': {
-        const types = params.type;
-        message = Array.isArray(types)
-          ? once(TYPE_MESSAGES, types, () => `must be ${types.join(' or ')}`)
-          : typeMessage(String(types));
-        break;
-      }
       case 'discriminator':
         // The union could not pick a branch: the fault is in the tag property, not the object.
         pointer = `${pointer}/${escapePointerToken(String(params.tag))}`;
@@ -81,13 +90,15 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
             ? `${JSON.stringify(params.tagValue)} names none of the union's variants`
             : "must be a string naming one of the union's variants";
         break;
+      default:
+        message = e.message ?? 'is invalid';
     }
     if (seen) {
       const key = `${pointer}\u0000${message}`;
       if (seen.has(key)) continue;
       seen.add(key);
-    } else if (listed(out, pointer, message)) continue;
-    out.push({ pointer, message, keyword: e.keyword });
+    } else if (out.length > 0 && listed(out, pointer, message)) continue;
+    out.push({ pointer, message, keyword });
   }
   return out;
 }
@@ -149,7 +160,10 @@ function once(
 
 /** Whether `issues` already has one at `pointer` saying `message`. */
 function listed(issues: readonly ValidationIssue[], pointer: string, message: string): boolean {
-  for (const i of issues) if (i.pointer === pointer && i.message === message) return true;
+  for (let at = 0; at < issues.length; at++) {
+    const i = issues[at];
+    if (i !== undefined && i.pointer === pointer && i.message === message) return true;
+  }
   return false;
 }
 

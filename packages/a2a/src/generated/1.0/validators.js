@@ -47,7 +47,7 @@ errors++;
 if(data.location !== undefined){
 let data1 = data.location;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -74,7 +74,7 @@ errors++;
 if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -351,7 +351,7 @@ errors++;
 if(data0.authorizationUrl !== undefined){
 let data1 = data0.authorizationUrl;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -378,7 +378,7 @@ errors++;
 if(data0.tokenUrl !== undefined){
 let data2 = data0.tokenUrl;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err7 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -505,7 +505,7 @@ errors++;
 if(data7.tokenUrl !== undefined){
 let data8 = data7.tokenUrl;
 if(typeof data8 === "string"){
-if(data8.length < 2){
+if(data8.length < 1){
 if(func1(data8) < 1){
 const err17 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -790,7 +790,7 @@ errors++;
 if(data22.deviceAuthorizationUrl !== undefined){
 let data23 = data22.deviceAuthorizationUrl;
 if(typeof data23 === "string"){
-if(data23.length < 2){
+if(data23.length < 1){
 if(func1(data23) < 1){
 const err39 = {instancePath:instancePath+"/deviceCode/deviceAuthorizationUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/deviceAuthorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -817,7 +817,7 @@ errors++;
 if(data22.tokenUrl !== undefined){
 let data24 = data22.tokenUrl;
 if(typeof data24 === "string"){
-if(data24.length < 2){
+if(data24.length < 1){
 if(func1(data24) < 1){
 const err41 = {instancePath:instancePath+"/deviceCode/tokenUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -945,7 +945,7 @@ errors++;
 if(data28.authorizationUrl !== undefined){
 let data29 = data28.authorizationUrl;
 if(typeof data29 === "string"){
-if(data29.length < 2){
+if(data29.length < 1){
 if(func1(data29) < 1){
 const err51 = {instancePath:instancePath+"/authorizationCode/authorizationUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -972,7 +972,7 @@ errors++;
 if(data28.tokenUrl !== undefined){
 let data30 = data28.tokenUrl;
 if(typeof data30 === "string"){
-if(data30.length < 2){
+if(data30.length < 1){
 if(func1(data30) < 1){
 const err53 = {instancePath:instancePath+"/authorizationCode/tokenUrl",schemaPath:"AuthorizationCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1103,7 +1103,7 @@ errors++;
 if(data35.tokenUrl !== undefined){
 let data36 = data35.tokenUrl;
 if(typeof data36 === "string"){
-if(data36.length < 2){
+if(data36.length < 1){
 if(func1(data36) < 1){
 const err63 = {instancePath:instancePath+"/clientCredentials/tokenUrl",schemaPath:"ClientCredentialsOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1415,7 +1415,7 @@ errors++;
 if(data50.deviceAuthorizationUrl !== undefined){
 let data51 = data50.deviceAuthorizationUrl;
 if(typeof data51 === "string"){
-if(data51.length < 2){
+if(data51.length < 1){
 if(func1(data51) < 1){
 const err85 = {instancePath:instancePath+"/deviceCode/deviceAuthorizationUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/deviceAuthorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1442,7 +1442,7 @@ errors++;
 if(data50.tokenUrl !== undefined){
 let data52 = data50.tokenUrl;
 if(typeof data52 === "string"){
-if(data52.length < 2){
+if(data52.length < 1){
 if(func1(data52) < 1){
 const err87 = {instancePath:instancePath+"/deviceCode/tokenUrl",schemaPath:"DeviceCodeOAuthFlow.schema.json/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1703,7 +1703,7 @@ errors++;
 if(data0.location !== undefined){
 let data2 = data0.location;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"APIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1730,7 +1730,7 @@ errors++;
 if(data0.name !== undefined){
 let data3 = data0.name;
 if(typeof data3 === "string"){
-if(data3.length < 2){
+if(data3.length < 1){
 if(func1(data3) < 1){
 const err7 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"APIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1808,7 +1808,7 @@ errors++;
 if(data4.scheme !== undefined){
 let data6 = data4.scheme;
 if(typeof data6 === "string"){
-if(data6.length < 2){
+if(data6.length < 1){
 if(func1(data6) < 1){
 const err13 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -1918,7 +1918,7 @@ errors++;
 if(data9.openIdConnectUrl !== undefined){
 let data11 = data9.openIdConnectUrl;
 if(typeof data11 === "string"){
-if(data11.length < 2){
+if(data11.length < 1){
 if(func1(data11) < 1){
 const err21 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"OpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2050,7 +2050,7 @@ errors++;
 if(data14.location !== undefined){
 let data16 = data14.location;
 if(typeof data16 === "string"){
-if(data16.length < 2){
+if(data16.length < 1){
 if(func1(data16) < 1){
 const err31 = {instancePath:instancePath+"/apiKeySecurityScheme/location",schemaPath:"APIKeySecurityScheme.schema.json/properties/location/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2077,7 +2077,7 @@ errors++;
 if(data14.name !== undefined){
 let data17 = data14.name;
 if(typeof data17 === "string"){
-if(data17.length < 2){
+if(data17.length < 1){
 if(func1(data17) < 1){
 const err33 = {instancePath:instancePath+"/apiKeySecurityScheme/name",schemaPath:"APIKeySecurityScheme.schema.json/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2159,7 +2159,7 @@ errors++;
 if(data18.scheme !== undefined){
 let data20 = data18.scheme;
 if(typeof data20 === "string"){
-if(data20.length < 2){
+if(data20.length < 1){
 if(func1(data20) < 1){
 const err39 = {instancePath:instancePath+"/httpAuthSecurityScheme/scheme",schemaPath:"HTTPAuthSecurityScheme.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2287,7 +2287,7 @@ errors++;
 if(data23.openIdConnectUrl !== undefined){
 let data25 = data23.openIdConnectUrl;
 if(typeof data25 === "string"){
-if(data25.length < 2){
+if(data25.length < 1){
 if(func1(data25) < 1){
 const err47 = {instancePath:instancePath+"/openIdConnectSecurityScheme/openIdConnectUrl",schemaPath:"OpenIdConnectSecurityScheme.schema.json/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2545,7 +2545,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2572,7 +2572,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2599,7 +2599,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err8 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2871,7 +2871,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2898,7 +2898,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2972,7 +2972,7 @@ errors++;
 if(data3.url !== undefined){
 let data4 = data3.url;
 if(typeof data4 === "string"){
-if(data4.length < 2){
+if(data4.length < 1){
 if(func1(data4) < 1){
 const err16 = {instancePath:instancePath+"/supportedInterfaces/" + i0+"/url",schemaPath:"AgentInterface.schema.json/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -2999,7 +2999,7 @@ errors++;
 if(data3.protocolBinding !== undefined){
 let data5 = data3.protocolBinding;
 if(typeof data5 === "string"){
-if(data5.length < 2){
+if(data5.length < 1){
 if(func1(data5) < 1){
 const err18 = {instancePath:instancePath+"/supportedInterfaces/" + i0+"/protocolBinding",schemaPath:"AgentInterface.schema.json/properties/protocolBinding/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3038,7 +3038,7 @@ errors++;
 if(data3.protocolVersion !== undefined){
 let data7 = data3.protocolVersion;
 if(typeof data7 === "string"){
-if(data7.length < 2){
+if(data7.length < 1){
 if(func1(data7) < 1){
 const err21 = {instancePath:instancePath+"/supportedInterfaces/" + i0+"/protocolVersion",schemaPath:"AgentInterface.schema.json/properties/protocolVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3112,7 +3112,7 @@ errors++;
 if(data8.url !== undefined){
 let data9 = data8.url;
 if(typeof data9 === "string"){
-if(data9.length < 2){
+if(data9.length < 1){
 if(func1(data9) < 1){
 const err27 = {instancePath:instancePath+"/provider/url",schemaPath:"AgentProvider.schema.json/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3139,7 +3139,7 @@ errors++;
 if(data8.organization !== undefined){
 let data10 = data8.organization;
 if(typeof data10 === "string"){
-if(data10.length < 2){
+if(data10.length < 1){
 if(func1(data10) < 1){
 const err29 = {instancePath:instancePath+"/provider/organization",schemaPath:"AgentProvider.schema.json/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3178,7 +3178,7 @@ errors++;
 if(data.version !== undefined){
 let data11 = data.version;
 if(typeof data11 === "string"){
-if(data11.length < 2){
+if(data11.length < 1){
 if(func1(data11) < 1){
 const err32 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3401,7 +3401,7 @@ errors++;
 if(data25.protected !== undefined){
 let data26 = data25.protected;
 if(typeof data26 === "string"){
-if(data26.length < 2){
+if(data26.length < 1){
 if(func1(data26) < 1){
 const err47 = {instancePath:instancePath+"/signatures/" + i5+"/protected",schemaPath:"AgentCardSignature.schema.json/properties/protected/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3428,7 +3428,7 @@ errors++;
 if(data25.signature !== undefined){
 let data27 = data25.signature;
 if(typeof data27 === "string"){
-if(data27.length < 2){
+if(data27.length < 1){
 if(func1(data27) < 1){
 const err49 = {instancePath:instancePath+"/signatures/" + i5+"/signature",schemaPath:"AgentCardSignature.schema.json/properties/signature/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3546,7 +3546,7 @@ errors++;
 if(data.protected !== undefined){
 let data0 = data.protected;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/protected",schemaPath:"#/properties/protected/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3573,7 +3573,7 @@ errors++;
 if(data.signature !== undefined){
 let data1 = data.signature;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3736,7 +3736,7 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3763,7 +3763,7 @@ errors++;
 if(data.protocolBinding !== undefined){
 let data1 = data.protocolBinding;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/protocolBinding",schemaPath:"#/properties/protocolBinding/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3802,7 +3802,7 @@ errors++;
 if(data.protocolVersion !== undefined){
 let data3 = data.protocolVersion;
 if(typeof data3 === "string"){
-if(data3.length < 2){
+if(data3.length < 1){
 if(func1(data3) < 1){
 const err8 = {instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3871,7 +3871,7 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3898,7 +3898,7 @@ errors++;
 if(data.organization !== undefined){
 let data1 = data.organization;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err4 = {instancePath:instancePath+"/organization",schemaPath:"#/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -3972,7 +3972,7 @@ errors++;
 if(data.artifactId !== undefined){
 let data0 = data.artifactId;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/artifactId",schemaPath:"#/properties/artifactId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4460,7 +4460,7 @@ errors++;
 if(data.scheme !== undefined){
 let data0 = data.scheme;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4551,7 +4551,7 @@ errors++;
 if(data.authorizationUrl !== undefined){
 let data0 = data.authorizationUrl;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/authorizationUrl",schemaPath:"#/properties/authorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4578,7 +4578,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data1 = data.tokenUrl;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4701,7 +4701,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4783,7 +4783,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data0 = data.tokenUrl;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4904,7 +4904,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -4931,7 +4931,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5010,7 +5010,7 @@ errors++;
 if(data.deviceAuthorizationUrl !== undefined){
 let data0 = data.deviceAuthorizationUrl;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/deviceAuthorizationUrl",schemaPath:"#/properties/deviceAuthorizationUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5037,7 +5037,7 @@ errors++;
 if(data.tokenUrl !== undefined){
 let data1 = data.tokenUrl;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/tokenUrl",schemaPath:"#/properties/tokenUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5157,7 +5157,7 @@ errors++;
 if(data["@type"] !== undefined){
 let data0 = data["@type"];
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err1 = {instancePath:instancePath+"/@type",schemaPath:"#/properties/%40type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5446,7 +5446,7 @@ errors++;
 if(data4["@type"] !== undefined){
 let data5 = data4["@type"];
 if(typeof data5 === "string"){
-if(data5.length < 2){
+if(data5.length < 1){
 if(func1(data5) < 1){
 const err8 = {instancePath:instancePath+"/details/" + i0+"/@type",schemaPath:"ErrorDetail.schema.json/properties/%40type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5626,7 +5626,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5653,7 +5653,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5725,7 +5725,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -5831,7 +5831,7 @@ errors++;
 if(data.scheme !== undefined){
 let data1 = data.scheme;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/scheme",schemaPath:"#/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -6028,7 +6028,7 @@ errors++;
 if(data3["@type"] !== undefined){
 let data4 = data3["@type"];
 if(typeof data4 === "string"){
-if(data4.length < 2){
+if(data4.length < 1){
 if(func1(data4) < 1){
 const err5 = {instancePath:instancePath+"/data/" + i0+"/@type",schemaPath:"ErrorDetail.schema.json/properties/%40type/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -6810,7 +6810,7 @@ vErrors = null;
 if(data.method !== undefined){
 let data2 = data.method;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err7 = {instancePath:instancePath+"/method",schemaPath:"#/properties/method/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7153,7 +7153,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7297,7 +7297,7 @@ errors++;
 if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
-if(data3.length < 2){
+if(data3.length < 1){
 if(func1(data3) < 1){
 const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7349,7 +7349,7 @@ errors++;
 if(data5.scheme !== undefined){
 let data6 = data5.scheme;
 if(typeof data6 === "string"){
-if(data6.length < 2){
+if(data6.length < 1){
 if(func1(data6) < 1){
 const err8 = {instancePath:instancePath+"/authentication/scheme",schemaPath:"AuthenticationInfo.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -7756,7 +7756,7 @@ errors++;
 if(data.messageId !== undefined){
 let data0 = data.messageId;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -8398,7 +8398,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -8749,7 +8749,7 @@ errors++;
 if(data.openIdConnectUrl !== undefined){
 let data1 = data.openIdConnectUrl;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/openIdConnectUrl",schemaPath:"#/properties/openIdConnectUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9605,7 +9605,7 @@ errors++;
 if(data.taskId !== undefined){
 let data0 = data.taskId;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9632,7 +9632,7 @@ errors++;
 if(data.contextId !== undefined){
 let data1 = data.contextId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9730,7 +9730,7 @@ errors++;
 if(data.taskId !== undefined){
 let data0 = data.taskId;
 if(typeof data0 === "string"){
-if(data0.length < 2){
+if(data0.length < 1){
 if(func1(data0) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -9757,7 +9757,7 @@ errors++;
 if(data.contextId !== undefined){
 let data1 = data.contextId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err5 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10176,7 +10176,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10522,7 +10522,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10617,7 +10617,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10656,7 +10656,7 @@ errors++;
 if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
-if(data3.length < 2){
+if(data3.length < 1){
 if(func1(data3) < 1){
 const err6 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10708,7 +10708,7 @@ errors++;
 if(data5.scheme !== undefined){
 let data6 = data5.scheme;
 if(typeof data6 === "string"){
-if(data6.length < 2){
+if(data6.length < 1){
 if(func1(data6) < 1){
 const err10 = {instancePath:instancePath+"/authentication/scheme",schemaPath:"https://agentproto.dev/schemas/a2a/1.0/AuthenticationInfo.schema.json/properties/scheme/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10814,7 +10814,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10841,7 +10841,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -10948,7 +10948,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -11065,7 +11065,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err3 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -11092,7 +11092,7 @@ errors++;
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(data2.length < 2){
+if(data2.length < 1){
 if(func1(data2) < 1){
 const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -11164,7 +11164,7 @@ errors++;
 if(data.taskId !== undefined){
 let data1 = data.taskId;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -11663,7 +11663,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(data1.length < 2){
+if(data1.length < 1){
 if(func1(data1) < 1){
 const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
@@ -11731,12 +11731,12 @@ if(!(typeof v1 == "string")) return false;
 {const v2 = data["location"];
 if(v2 === undefined) return false;
 if(!(typeof v2 == "string")) return false;
-if(v2.length < 1 || (v2.length < 2 && fastUcs2length(v2) < 1)) return false;
+if(v2.length < 1) return false;
 }
 {const v3 = data["name"];
 if(v3 === undefined) return false;
 if(!(typeof v3 == "string")) return false;
-if(v3.length < 1 || (v3.length < 2 && fastUcs2length(v3) < 1)) return false;
+if(v3.length < 1) return false;
 }
 return true;
 }
@@ -11788,12 +11788,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v21 = data["url"];
 if(v21 === undefined) return false;
 if(!(typeof v21 == "string")) return false;
-if(v21.length < 1 || (v21.length < 2 && fastUcs2length(v21) < 1)) return false;
+if(v21.length < 1) return false;
 }
 {const v22 = data["protocolBinding"];
 if(v22 === undefined) return false;
 if(!(typeof v22 == "string")) return false;
-if(v22.length < 1 || (v22.length < 2 && fastUcs2length(v22) < 1)) return false;
+if(v22.length < 1) return false;
 }
 {const v23 = data["tenant"];
 if(v23 !== undefined){
@@ -11802,7 +11802,7 @@ if(!(typeof v23 == "string")) return false;
 {const v24 = data["protocolVersion"];
 if(v24 === undefined) return false;
 if(!(typeof v24 == "string")) return false;
-if(v24.length < 1 || (v24.length < 2 && fastUcs2length(v24) < 1)) return false;
+if(v24.length < 1) return false;
 }
 return true;
 }
@@ -11811,12 +11811,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v27 = data["url"];
 if(v27 === undefined) return false;
 if(!(typeof v27 == "string")) return false;
-if(v27.length < 1 || (v27.length < 2 && fastUcs2length(v27) < 1)) return false;
+if(v27.length < 1) return false;
 }
 {const v28 = data["organization"];
 if(v28 === undefined) return false;
 if(!(typeof v28 == "string")) return false;
-if(v28.length < 1 || (v28.length < 2 && fastUcs2length(v28) < 1)) return false;
+if(v28.length < 1) return false;
 }
 return true;
 }
@@ -11838,7 +11838,7 @@ if(!(typeof v40 == "string")) return false;
 {const v41 = data["scheme"];
 if(v41 === undefined) return false;
 if(!(typeof v41 == "string")) return false;
-if(v41.length < 1 || (v41.length < 2 && fastUcs2length(v41) < 1)) return false;
+if(v41.length < 1) return false;
 }
 {const v42 = data["bearerFormat"];
 if(v42 !== undefined){
@@ -11860,12 +11860,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v52 = data["authorizationUrl"];
 if(v52 === undefined) return false;
 if(!(typeof v52 == "string")) return false;
-if(v52.length < 1 || (v52.length < 2 && fastUcs2length(v52) < 1)) return false;
+if(v52.length < 1) return false;
 }
 {const v53 = data["tokenUrl"];
 if(v53 === undefined) return false;
 if(!(typeof v53 == "string")) return false;
-if(v53.length < 1 || (v53.length < 2 && fastUcs2length(v53) < 1)) return false;
+if(v53.length < 1) return false;
 }
 {const v54 = data["refreshUrl"];
 if(v54 !== undefined){
@@ -11898,7 +11898,7 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v61 = data["tokenUrl"];
 if(v61 === undefined) return false;
 if(!(typeof v61 == "string")) return false;
-if(v61.length < 1 || (v61.length < 2 && fastUcs2length(v61) < 1)) return false;
+if(v61.length < 1) return false;
 }
 {const v62 = data["refreshUrl"];
 if(v62 !== undefined){
@@ -11983,12 +11983,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v82 = data["deviceAuthorizationUrl"];
 if(v82 === undefined) return false;
 if(!(typeof v82 == "string")) return false;
-if(v82.length < 1 || (v82.length < 2 && fastUcs2length(v82) < 1)) return false;
+if(v82.length < 1) return false;
 }
 {const v83 = data["tokenUrl"];
 if(v83 === undefined) return false;
 if(!(typeof v83 == "string")) return false;
-if(v83.length < 1 || (v83.length < 2 && fastUcs2length(v83) < 1)) return false;
+if(v83.length < 1) return false;
 }
 {const v84 = data["refreshUrl"];
 if(v84 !== undefined){
@@ -12064,7 +12064,7 @@ if(!(typeof v92 == "string")) return false;
 {const v93 = data["openIdConnectUrl"];
 if(v93 === undefined) return false;
 if(!(typeof v93 == "string")) return false;
-if(v93.length < 1 || (v93.length < 2 && fastUcs2length(v93) < 1)) return false;
+if(v93.length < 1) return false;
 }
 return true;
 }
@@ -12139,17 +12139,17 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v114 = data["id"];
 if(v114 === undefined) return false;
 if(!(typeof v114 == "string")) return false;
-if(v114.length < 1 || (v114.length < 2 && fastUcs2length(v114) < 1)) return false;
+if(v114.length < 1) return false;
 }
 {const v115 = data["name"];
 if(v115 === undefined) return false;
 if(!(typeof v115 == "string")) return false;
-if(v115.length < 1 || (v115.length < 2 && fastUcs2length(v115) < 1)) return false;
+if(v115.length < 1) return false;
 }
 {const v116 = data["description"];
 if(v116 === undefined) return false;
 if(!(typeof v116 == "string")) return false;
-if(v116.length < 1 || (v116.length < 2 && fastUcs2length(v116) < 1)) return false;
+if(v116.length < 1) return false;
 }
 {const v117 = data["tags"];
 if(v117 === undefined) return false;
@@ -12194,12 +12194,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v130 = data["protected"];
 if(v130 === undefined) return false;
 if(!(typeof v130 == "string")) return false;
-if(v130.length < 1 || (v130.length < 2 && fastUcs2length(v130) < 1)) return false;
+if(v130.length < 1) return false;
 }
 {const v131 = data["signature"];
 if(v131 === undefined) return false;
 if(!(typeof v131 == "string")) return false;
-if(v131.length < 1 || (v131.length < 2 && fastUcs2length(v131) < 1)) return false;
+if(v131.length < 1) return false;
 }
 {const v132 = data["header"];
 if(v132 !== undefined){
@@ -12212,12 +12212,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v16 = data["name"];
 if(v16 === undefined) return false;
 if(!(typeof v16 == "string")) return false;
-if(v16.length < 1 || (v16.length < 2 && fastUcs2length(v16) < 1)) return false;
+if(v16.length < 1) return false;
 }
 {const v17 = data["description"];
 if(v17 === undefined) return false;
 if(!(typeof v17 == "string")) return false;
-if(v17.length < 1 || (v17.length < 2 && fastUcs2length(v17) < 1)) return false;
+if(v17.length < 1) return false;
 }
 {const v18 = data["supportedInterfaces"];
 if(v18 === undefined) return false;
@@ -12234,7 +12234,7 @@ if(!fast26(v25)) return false;
 {const v29 = data["version"];
 if(v29 === undefined) return false;
 if(!(typeof v29 == "string")) return false;
-if(v29.length < 1 || (v29.length < 2 && fastUcs2length(v29) < 1)) return false;
+if(v29.length < 1) return false;
 }
 {const v30 = data["documentationUrl"];
 if(v30 !== undefined){
@@ -12365,7 +12365,7 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v135 = data["artifactId"];
 if(v135 === undefined) return false;
 if(!(typeof v135 == "string")) return false;
-if(v135.length < 1 || (v135.length < 2 && fastUcs2length(v135) < 1)) return false;
+if(v135.length < 1) return false;
 }
 {const v136 = data["name"];
 if(v136 !== undefined){
@@ -12401,7 +12401,7 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v158 = data["scheme"];
 if(v158 === undefined) return false;
 if(!(typeof v158 == "string")) return false;
-if(v158.length < 1 || (v158.length < 2 && fastUcs2length(v158) < 1)) return false;
+if(v158.length < 1) return false;
 }
 {const v159 = data["credentials"];
 if(v159 !== undefined){
@@ -12418,7 +12418,7 @@ if(!(typeof v161 == "string")) return false;
 {const v162 = data["id"];
 if(v162 === undefined) return false;
 if(!(typeof v162 == "string")) return false;
-if(v162.length < 1 || (v162.length < 2 && fastUcs2length(v162) < 1)) return false;
+if(v162.length < 1) return false;
 }
 {const v163 = data["metadata"];
 if(v163 !== undefined){
@@ -12435,12 +12435,12 @@ if(!(typeof v165 == "string")) return false;
 {const v166 = data["taskId"];
 if(v166 === undefined) return false;
 if(!(typeof v166 == "string")) return false;
-if(v166.length < 1 || (v166.length < 2 && fastUcs2length(v166) < 1)) return false;
+if(v166.length < 1) return false;
 }
 {const v167 = data["id"];
 if(v167 === undefined) return false;
 if(!(typeof v167 == "string")) return false;
-if(v167.length < 1 || (v167.length < 2 && fastUcs2length(v167) < 1)) return false;
+if(v167.length < 1) return false;
 }
 return true;
 }
@@ -12453,7 +12453,7 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v170 = data["@type"];
 if(v170 === undefined) return false;
 if(!(typeof v170 == "string")) return false;
-if(v170.length < 1 || (v170.length < 2 && fastUcs2length(v170) < 1)) return false;
+if(v170.length < 1) return false;
 }
 return true;
 }
@@ -12531,12 +12531,12 @@ if(!(typeof v189 == "string")) return false;
 {const v190 = data["taskId"];
 if(v190 === undefined) return false;
 if(!(typeof v190 == "string")) return false;
-if(v190.length < 1 || (v190.length < 2 && fastUcs2length(v190) < 1)) return false;
+if(v190.length < 1) return false;
 }
 {const v191 = data["id"];
 if(v191 === undefined) return false;
 if(!(typeof v191 == "string")) return false;
-if(v191.length < 1 || (v191.length < 2 && fastUcs2length(v191) < 1)) return false;
+if(v191.length < 1) return false;
 }
 return true;
 }
@@ -12549,7 +12549,7 @@ if(!(typeof v193 == "string")) return false;
 {const v194 = data["id"];
 if(v194 === undefined) return false;
 if(!(typeof v194 == "string")) return false;
-if(v194.length < 1 || (v194.length < 2 && fastUcs2length(v194) < 1)) return false;
+if(v194.length < 1) return false;
 }
 {const v195 = data["historyLength"];
 if(v195 !== undefined){
@@ -12681,7 +12681,7 @@ if(!fast219(v225)) return false;
 {const v226 = data["method"];
 if(v226 === undefined) return false;
 if(!(typeof v226 == "string")) return false;
-if(v226.length < 1 || (v226.length < 2 && fastUcs2length(v226) < 1)) return false;
+if(v226.length < 1) return false;
 }
 {const v227 = data["params"];
 if(v227 !== undefined){
@@ -12735,7 +12735,7 @@ if(!(typeof v237 == "string")) return false;
 {const v238 = data["taskId"];
 if(v238 === undefined) return false;
 if(!(typeof v238 == "string")) return false;
-if(v238.length < 1 || (v238.length < 2 && fastUcs2length(v238) < 1)) return false;
+if(v238.length < 1) return false;
 }
 {const v239 = data["pageSize"];
 if(v239 !== undefined){
@@ -12765,7 +12765,7 @@ if(!(typeof v247 == "string")) return false;
 {const v248 = data["url"];
 if(v248 === undefined) return false;
 if(!(typeof v248 == "string")) return false;
-if(v248.length < 1 || (v248.length < 2 && fastUcs2length(v248) < 1)) return false;
+if(v248.length < 1) return false;
 }
 {const v249 = data["token"];
 if(v249 !== undefined){
@@ -12855,7 +12855,7 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v277 = data["messageId"];
 if(v277 === undefined) return false;
 if(!(typeof v277 == "string")) return false;
-if(v277.length < 1 || (v277.length < 2 && fastUcs2length(v277) < 1)) return false;
+if(v277.length < 1) return false;
 }
 {const v278 = data["contextId"];
 if(v278 !== undefined){
@@ -12918,7 +12918,7 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v270 = data["id"];
 if(v270 === undefined) return false;
 if(!(typeof v270 == "string")) return false;
-if(v270.length < 1 || (v270.length < 2 && fastUcs2length(v270) < 1)) return false;
+if(v270.length < 1) return false;
 }
 {const v271 = data["contextId"];
 if(v271 !== undefined){
@@ -13070,12 +13070,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v323 = data["taskId"];
 if(v323 === undefined) return false;
 if(!(typeof v323 == "string")) return false;
-if(v323.length < 1 || (v323.length < 2 && fastUcs2length(v323) < 1)) return false;
+if(v323.length < 1) return false;
 }
 {const v324 = data["contextId"];
 if(v324 === undefined) return false;
 if(!(typeof v324 == "string")) return false;
-if(v324.length < 1 || (v324.length < 2 && fastUcs2length(v324) < 1)) return false;
+if(v324.length < 1) return false;
 }
 {const v325 = data["status"];
 if(v325 === undefined) return false;
@@ -13101,12 +13101,12 @@ if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 {const v330 = data["taskId"];
 if(v330 === undefined) return false;
 if(!(typeof v330 == "string")) return false;
-if(v330.length < 1 || (v330.length < 2 && fastUcs2length(v330) < 1)) return false;
+if(v330.length < 1) return false;
 }
 {const v331 = data["contextId"];
 if(v331 === undefined) return false;
 if(!(typeof v331 == "string")) return false;
-if(v331.length < 1 || (v331.length < 2 && fastUcs2length(v331) < 1)) return false;
+if(v331.length < 1) return false;
 }
 {const v332 = data["artifact"];
 if(v332 === undefined) return false;
@@ -13160,7 +13160,7 @@ if(!(typeof v338 == "string")) return false;
 {const v339 = data["id"];
 if(v339 === undefined) return false;
 if(!(typeof v339 == "string")) return false;
-if(v339.length < 1 || (v339.length < 2 && fastUcs2length(v339) < 1)) return false;
+if(v339.length < 1) return false;
 }
 return true;
 }
@@ -13221,7 +13221,7 @@ if(!(typeof v353 == "string")) return false;
 {const v354 = data["id"];
 if(v354 === undefined) return false;
 if(!(typeof v354 == "string")) return false;
-if(v354.length < 1 || (v354.length < 2 && fastUcs2length(v354) < 1)) return false;
+if(v354.length < 1) return false;
 }
 {const v355 = data["metadata"];
 if(v355 !== undefined){
@@ -13238,7 +13238,7 @@ if(!(typeof v357 == "string")) return false;
 {const v358 = data["taskId"];
 if(v358 === undefined) return false;
 if(!(typeof v358 == "string")) return false;
-if(v358.length < 1 || (v358.length < 2 && fastUcs2length(v358) < 1)) return false;
+if(v358.length < 1) return false;
 }
 {const v359 = data["id"];
 if(v359 !== undefined){
@@ -13247,7 +13247,7 @@ if(!(typeof v359 == "string")) return false;
 {const v360 = data["url"];
 if(v360 === undefined) return false;
 if(!(typeof v360 == "string")) return false;
-if(v360.length < 1 || (v360.length < 2 && fastUcs2length(v360) < 1)) return false;
+if(v360.length < 1) return false;
 }
 {const v361 = data["token"];
 if(v361 !== undefined){
@@ -13268,12 +13268,12 @@ if(!(typeof v364 == "string")) return false;
 {const v365 = data["taskId"];
 if(v365 === undefined) return false;
 if(!(typeof v365 == "string")) return false;
-if(v365.length < 1 || (v365.length < 2 && fastUcs2length(v365) < 1)) return false;
+if(v365.length < 1) return false;
 }
 {const v366 = data["id"];
 if(v366 === undefined) return false;
 if(!(typeof v366 == "string")) return false;
-if(v366.length < 1 || (v366.length < 2 && fastUcs2length(v366) < 1)) return false;
+if(v366.length < 1) return false;
 }
 return true;
 }
@@ -13294,7 +13294,7 @@ if(!(typeof v370 == "string")) return false;
 {const v371 = data["id"];
 if(v371 === undefined) return false;
 if(!(typeof v371 == "string")) return false;
-if(v371.length < 1 || (v371.length < 2 && fastUcs2length(v371) < 1)) return false;
+if(v371.length < 1) return false;
 }
 {const v372 = data["historyLength"];
 if(v372 !== undefined){
@@ -13312,12 +13312,12 @@ if(!(typeof v374 == "string")) return false;
 {const v375 = data["taskId"];
 if(v375 === undefined) return false;
 if(!(typeof v375 == "string")) return false;
-if(v375.length < 1 || (v375.length < 2 && fastUcs2length(v375) < 1)) return false;
+if(v375.length < 1) return false;
 }
 {const v376 = data["id"];
 if(v376 === undefined) return false;
 if(!(typeof v376 == "string")) return false;
-if(v376.length < 1 || (v376.length < 2 && fastUcs2length(v376) < 1)) return false;
+if(v376.length < 1) return false;
 }
 return true;
 }
@@ -13330,7 +13330,7 @@ if(!(typeof v378 == "string")) return false;
 {const v379 = data["taskId"];
 if(v379 === undefined) return false;
 if(!(typeof v379 == "string")) return false;
-if(v379.length < 1 || (v379.length < 2 && fastUcs2length(v379) < 1)) return false;
+if(v379.length < 1) return false;
 }
 {const v380 = data["pageSize"];
 if(v380 !== undefined){
@@ -13434,7 +13434,7 @@ if(!(typeof v403 == "string")) return false;
 {const v404 = data["id"];
 if(v404 === undefined) return false;
 if(!(typeof v404 == "string")) return false;
-if(v404.length < 1 || (v404.length < 2 && fastUcs2length(v404) < 1)) return false;
+if(v404.length < 1) return false;
 }
 return true;
 }

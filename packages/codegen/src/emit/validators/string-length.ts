@@ -1,8 +1,9 @@
 // `minLength` and `maxLength` count code points (JSON Schema 2020-12 validation §6.3.1), which ajv does with a loop over
 // the whole string (`ucs2length`) each time either keyword is checked: on the error path, every id with a
 // `minLength: 1` costs a walk over its characters. A string's code points number at most its `.length` (UTF-16 code
-// units) and at least half of it, so the count is needed only between those bounds: a string of at least twice the
-// minimum holds `minLength`, and one no longer than the maximum holds `maxLength`, without counting. The fast paths
+// units) and at least half of it, rounded up (a pair takes two units), so the count is needed only between those
+// bounds: a string of at least twice the minimum less one holds `minLength` (with `minLength: 1`, any non-empty
+// string), and one no longer than the maximum holds `maxLength`, without counting. The fast paths
 // bound it the same way (fast-path/string.ts). Outside the bounds ajv's own code runs: the same verdict, the same
 // error.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -29,7 +30,7 @@ export function boundLengthCounts(ajv: Ajv2020): void {
         return;
       }
       const bound =
-        keyword === 'minLength' ? _`${data}.length < ${2 * schema}` : _`${data}.length > ${schema}`;
+        keyword === 'minLength' ? _`${data}.length < ${2 * schema - 1}` : _`${data}.length > ${schema}`;
       gen.if(bound, () => original(cxt));
     },
   };

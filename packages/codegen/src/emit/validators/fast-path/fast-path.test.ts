@@ -60,6 +60,14 @@ describe('fast paths agree with ajv', () => {
     expect(
       agree({ type: 'string', minLength: 2, maxLength: 3 }, ['😀', '😀😀', 'ab', 'abcd', '😀😀😀😀', 7]),
     ).toEqual([false, true, true, false, false, false]);
+    // Around the bounds where the count is skipped: a minimum of one, and twice a minimum less one (code units).
+    expect(agree({ type: 'string', minLength: 1 }, ['', 'a', '😀', 7])).toEqual([false, true, true, false]);
+    expect(agree({ type: 'string', minLength: 3 }, ['a😀', '😀😀', 'abcde', '😀a😀'])).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
     agree({ type: 'string', pattern: '^a+$' }, ['aa', 'b', '', 3]);
     agree({ type: 'string', format: 'date-time' }, ['2024-01-01T00:00:00Z', '2024-13-01T00:00:00Z', 'x']);
     agree({ format: 'uri-reference' }, ['/a/b', 'http://x y', 12]);

@@ -8,11 +8,13 @@ export function emitString(cx: Compiler, { schema, data: d, known }: Site): Code
   const inner: Code[] = [];
   if (schema.minLength !== undefined) {
     const n = integer(schema.minLength, 'minLength');
-    // The length in code points is at most `.length` and at least half of it: count only in between.
-    if (n > 0) {
+    // The length in code points is at most `.length` and at least half of it, rounded up: count only in between
+    // (string-length.ts). With a minimum of one, that is nothing: a non-empty string holds it.
+    if (n === 1) inner.push(ts`if(${d}.length < 1) return false;`);
+    else if (n > 1) {
       cx.helper('ucs2length');
       inner.push(
-        ts`if(${d}.length < ${n} || (${d}.length < ${2 * n} && fastUcs2length(${d}) < ${n})) return false;`,
+        ts`if(${d}.length < ${n} || (${d}.length < ${2 * n - 1} && fastUcs2length(${d}) < ${n})) return false;`,
       );
     }
   }
