@@ -24,9 +24,13 @@ export interface GenerateOptions {
   parallel?: boolean;
 }
 
-/** How a run renders its parts: `parallel` as in GenerateOptions. */
+/**
+ * How a run renders its parts: `parallel` as in GenerateOptions; `types`, a second process the caller started already
+ * (startTypesProcess) and lets go of itself, used instead of starting one.
+ */
 export interface RenderOptions {
   parallel?: boolean;
+  types?: TypesMaker;
 }
 
 /** Runs load → validate → model → emit in memory and returns every output file with its banner. */
@@ -35,7 +39,7 @@ export async function renderAll(
   protocols?: readonly string[],
   options: RenderOptions = {},
 ): Promise<{ dirs: string[]; files: OutputFile[] }> {
-  return withTypesMaker(options.parallel === true, async (types) => {
+  return withTypesMaker(options.parallel === true, options.types, async (types) => {
     const tree = await loadTree(root, protocols);
     const units = unitsOf(tree, protocols);
     return joinOutputs(units.map(unitId), await renderTree(tree, units, types));
@@ -43,11 +47,17 @@ export async function renderAll(
 }
 
 /**
- * Runs `render` with the maker of the versions' type files: with `parallel`, a second process, started before the
- * run loads anything (it loads its libraries meanwhile) and let go of when the run is done, however it ends.
+ * Runs `render` with the maker of the versions' type files: with `parallel`, the caller's second process (`started`)
+ * or else one started before the run loads anything (it loads its libraries meanwhile) and let go of when the run is
+ * done, however it ends.
  */
-async function withTypesMaker<T>(parallel: boolean, render: (types?: TypesMaker) => Promise<T>): Promise<T> {
+async function withTypesMaker<T>(
+  parallel: boolean,
+  started: TypesMaker | undefined,
+  render: (types?: TypesMaker) => Promise<T>,
+): Promise<T> {
   if (!parallel) return render();
+  if (started) return render(started);
   const types = (await import('./emit/types/types-process.js')).startTypesProcess();
   try {
     return await render(types);
@@ -86,7 +96,9 @@ export async function renderUnits(
   const protocols = [...new Set(units.flatMap((u) => (u.kind === 'registry' ? [] : [u.protocol])))];
   // A second process is worth starting only for a version's folder: the only part with type files.
   const parallel = options.parallel === true && units.some((u) => u.kind === 'version');
-  return withTypesMaker(parallel, async (types) => renderTree(await loadTree(root, protocols), units, types));
+  return withTypesMaker(parallel, options.types, async (types) =>
+    renderTree(await loadTree(root, protocols), units, types),
+  );
 }
 
 /** The outputs of `units` over a loaded tree, by part name; a part the tree does not hold is an error. */

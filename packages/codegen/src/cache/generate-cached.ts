@@ -6,6 +6,7 @@
 // file edited by hand is found as before.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { TypesMaker } from '../emit/types/types-process.js';
 import type { GenerateOptions } from '../generate.js';
 import { joinOutputs, type UnitOutput } from '../run-units.js';
 import { type CheckResult, type OutputFile, writeFiles } from '../write/write-files.js';
@@ -43,6 +44,21 @@ export interface CachedGenerateResult extends CheckResult {
 
 /** generate, through the stamp and the cache: the pipeline renders only the parts whose inputs changed. */
 export async function generateCached(options: CachedGenerateOptions): Promise<CachedGenerateResult> {
+  const { check = false, parallel = true } = options;
+  // A run that writes starts its second process (types-process.ts) before anything else: it loads its libraries while
+  // this one plans the run and loads the schemas, so it is ready when the first version's model is made. It is let go
+  // of at the end, used or not. A check waits until the pipeline runs, as the stamp answers most checks without it.
+  const types =
+    parallel && !check ? (await import('../emit/types/types-process.js')).startTypesProcess() : undefined;
+  try {
+    return await cachedRun(options, types);
+  } finally {
+    types?.close();
+  }
+}
+
+/** generateCached's run, with the second process it started (if any). */
+async function cachedRun(options: CachedGenerateOptions, types?: TypesMaker): Promise<CachedGenerateResult> {
   const { root, protocols, check = false, parallel = true } = options;
   const cache = options.cache !== false;
   const stamp = options.stamp ?? (protocols === undefined ? STAMP_FILE : false);
@@ -65,10 +81,11 @@ export async function generateCached(options: CachedGenerateOptions): Promise<Ca
       }),
     );
   const missing = plan.units.filter((u) => !kept.has(u.id));
+  const started = types ? { types } : {};
   let output: UnitOutput;
   if (!cache) {
     // --no-cache: the whole pipeline, as `generate` without the cache runs it.
-    output = await (await import('../generate.js')).renderAll(root, protocols, { parallel });
+    output = await (await import('../generate.js')).renderAll(root, protocols, { parallel, ...started });
   } else {
     const rendered =
       missing.length === 0
@@ -76,7 +93,7 @@ export async function generateCached(options: CachedGenerateOptions): Promise<Ca
         : await (await import('../generate.js')).renderUnits(
             root,
             missing.map((u) => u.unit),
-            { parallel },
+            { parallel, ...started },
           );
     output = joinOutputs(
       plan.units.map((u) => u.id),

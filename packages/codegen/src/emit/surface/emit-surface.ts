@@ -44,6 +44,7 @@ export function emitSurface(model: ProtocolModel): Code {
     required: p.required,
     schema: p.schema,
   });
+  const withPatternExamples = patternExamples();
   const surface: Surface = {
     schemas: model.types.map((t) => withPatternExamples(t.schema)),
     operations: model.operations.map((o) => ({
@@ -82,20 +83,34 @@ ${doc(`The HTTP surface of ${model.binding.title} as data, for the conformance k
 }
 
 /**
- * A copy of a schema in which every string `pattern` without `examples` gets one: a candidate string the pattern
+ * Makes a copy of a schema in which every string `pattern` without `examples` gets one: a candidate string the pattern
  * matches (tested by ajv, which compiles patterns as the validators do). The kit's request generator then meets the
- * pattern without building a regular expression of its own. A pattern no candidate meets is left as it is.
+ * pattern without building a regular expression of its own. A pattern no candidate meets is left as it is. One ajv
+ * instance serves every schema of a version, and each pattern is tried once: an instance costs more to make than a
+ * pattern to compile, and a version repeats its patterns across types.
  */
-function withPatternExamples(schema: Record<string, unknown>): Record<string, unknown> {
-  // The schemas compiled here are made here (a string and its pattern): no need to check them against the meta-schema.
-  const ajv = createAjv({ validateSchema: false });
+function patternExamples(): (schema: Record<string, unknown>) => Record<string, unknown> {
+  let ajv: ReturnType<typeof createAjv> | undefined;
+  const found = new Map<string, string | undefined>();
+  const exampleOf = (pattern: string): string | undefined => {
+    if (!found.has(pattern)) {
+      // The schemas compiled here are made here (a string and its pattern): no need to check them against the
+      // meta-schema.
+      ajv ??= createAjv({ validateSchema: false });
+      const matches = ajv.compile({ type: 'string', pattern });
+      found.set(
+        pattern,
+        PATTERN_CANDIDATES.find((c) => matches(c)),
+      );
+    }
+    return found.get(pattern);
+  };
   const visitObject = (node: object): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node))
       out[k] = k === 'const' || k === 'enum' || k === 'examples' ? v : visit(v);
     if (typeof out.pattern === 'string' && out.examples === undefined) {
-      const matches = ajv.compile({ type: 'string', pattern: out.pattern });
-      const example = PATTERN_CANDIDATES.find((c) => matches(c));
+      const example = exampleOf(out.pattern);
       if (example !== undefined) out.examples = [example];
     }
     return out;
@@ -105,5 +120,5 @@ function withPatternExamples(schema: Record<string, unknown>): Record<string, un
     if (typeof node !== 'object' || node === null) return node;
     return visitObject(node);
   };
-  return visitObject(schema);
+  return visitObject;
 }

@@ -1,14 +1,16 @@
 // The second process of a run (types-process.ts): loads the type-writing libraries as soon as it starts, then makes
 // the type files of each version model it is sent, one at a time, and answers each with their text or its failure.
 // It ends when the run lets go of it (the IPC channel closes).
+import { readFileSync, rmSync } from 'node:fs';
+import { deserialize } from 'node:v8';
 import type { ProtocolModel } from '../../model/protocol-model.js';
 import { loadTypeLibrary, requireTypeLibrary } from './type-libraries.js';
 import { emitVersionTypes } from './version-types.js';
 
-/** A request: make the type files of `model`. */
+/** A request: make the type files of the model in `file` (written by types-process.ts with v8's `serialize`). */
 export interface TypesRequest {
   id: number;
-  model: ProtocolModel;
+  file: string;
 }
 
 /** An answer: the files, or that making them failed (the run then makes them itself, to report the real error). */
@@ -29,7 +31,10 @@ process.on('message', (message: TypesRequest) => {
     await ready;
     let answer: TypesAnswer;
     try {
-      answer = { id: message.id, types: await emitVersionTypes(message.model) };
+      // sound: the file holds a ProtocolModel, serialized by types-process.ts for this request and read once.
+      const model = deserialize(readFileSync(message.file)) as ProtocolModel;
+      rmSync(message.file, { force: true });
+      answer = { id: message.id, types: await emitVersionTypes(model) };
     } catch (error) {
       answer = { id: message.id, failed: error instanceof Error ? error.message : String(error) };
     }

@@ -6,8 +6,12 @@
 // sources. Anything that goes wrong in the second process — it cannot start, it exits, a request fails — makes the
 // run make those files itself, so the output and every error are the ones of a run in one process.
 import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serialize } from 'node:v8';
 import type { ProtocolModel } from '../../model/protocol-model.js';
 import type { TypesAnswer, TypesRequest } from './types-child.js';
 import { emitVersionTypes, type VersionTypes } from './version-types.js';
@@ -80,6 +84,8 @@ export function startTypesProcess(): TypesMaker {
   let alive = true;
   let next = 0;
   let answered = 0;
+  // Where the models sent go (made at the first), removed when the process is let go of.
+  let folder: string | undefined;
   // Gone: what it was asked and did not answer is made here.
   const gone = () => {
     alive = false;
@@ -112,10 +118,22 @@ export function startTypesProcess(): TypesMaker {
     emit(model) {
       if (!alive || !child?.connected) return emitVersionTypes(model);
       const id = next++;
+      // The model goes in a file and the request names it. Sent down the channel, a model larger than its buffer
+      // (a large version's is some hundreds of kilobytes) would be written only as the second process reads it, which
+      // it does not while it loads its libraries, nor this process while its own emitters run: each would wait for the
+      // other. A file is written at once.
+      let file: string;
+      try {
+        folder ??= mkdtempSync(path.join(tmpdir(), 'agentproto-types-'));
+        file = path.join(folder, `${id}.bin`);
+        writeFileSync(file, serialize(model));
+      } catch {
+        return emitVersionTypes(model);
+      }
       return new Promise<VersionTypes>((resolve, reject) => {
         pending.set(id, { model, done: (types) => types.then(resolve, reject) });
         hold(true);
-        const request: TypesRequest = { id, model };
+        const request: TypesRequest = { id, file };
         child?.send(request, (error) => {
           if (error && pending.delete(id)) emitVersionTypes(model).then(resolve, reject);
         });
@@ -124,6 +142,7 @@ export function startTypesProcess(): TypesMaker {
     close() {
       alive = false;
       if (child?.connected) child.disconnect();
+      if (folder) rmSync(folder, { recursive: true, force: true });
     },
     answered: () => answered,
   };
