@@ -89,6 +89,8 @@ export async function rounds(
     body: string | Record<string, string>;
     headers?: Record<string, Record<string, string>>;
   },
+  /** Awaited after each round of a server, before the next round starts (e.g. until its background work is done). */
+  after?: (name: string) => Promise<void>,
 ) {
   const names = Object.keys(servers);
   const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
@@ -104,6 +106,7 @@ export async function rounds(
         const name = names[(k + r) % names.length];
         if (name === undefined) continue;
         out[name]?.push(await load(url(name), body(name), SECONDS, headers(name)));
+        await after?.(name);
       }
     }
   } finally {

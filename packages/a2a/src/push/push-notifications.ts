@@ -50,6 +50,9 @@ export interface PushOptions {
   post?: PostFunction;
 }
 
+/** Deliveries written to one webhook connection before the first is answered (`OutboundAgentOptions.pipelining`). */
+const PIPELINING = 8;
+
 /** Where SendMessage carries its config, as google.rpc.BadRequest names fields. */
 const INLINE = 'configuration.taskPushNotificationConfig';
 
@@ -71,7 +74,11 @@ export class PushNotifications {
       console.error(`[a2a push ${taskId}]`, error),
   ) {
     this.limits = Object.freeze({ ...DEFAULT_PUSH_LIMITS, ...options.limits });
-    this.#agents = outboundAgents({ connectTimeoutMs: this.limits.timeoutMs });
+    // Pipelined: each config has one delivery in flight at a time (the next update goes once this one is answered),
+    // so the deliveries sharing a connection are of different configs, and their order is kept; a request undici sends
+    // again after a dropped connection is a duplicate, which at least once allows (§4.3.3). Without it, a receiver
+    // answering slower than tasks finish leaves most deliveries waiting for one of the pooled connections.
+    this.#agents = outboundAgents({ connectTimeoutMs: this.limits.timeoutMs, pipelining: PIPELINING });
     this.policy = {
       allowHosts: [...(options.allowHosts ?? [])],
       ...(options.resolve ? { resolve: options.resolve } : {}),

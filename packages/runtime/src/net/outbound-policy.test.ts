@@ -208,6 +208,65 @@ describe('outbound policy > connections', () => {
       await agents.destroy();
     }
   });
+  it('pipelining > requests are written to one connection before the first is answered, and answered in order', async () => {
+    // The server answers nothing until it has all three: only a pipelined connection gets them to it. They are sent on
+    // a connection opened by a first request, so the writes of one turn are held together (coalesce) and let go.
+    const want = ['/0', '/1', '/2'];
+    const held: Array<() => void> = [];
+    const got: string[] = [];
+    const server = createServer((req, res) => {
+      got.push(req.url ?? '');
+      req.resume();
+      if (req.url === '/first') return res.writeHead(204).end();
+      held.push(() => res.writeHead(204).end());
+      if (held.length === want.length) for (const answer of held) answer();
+    });
+    servers.push(server);
+    const connections = { count: 0 };
+    server.on('connection', () => connections.count++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // sound: a server listening on a TCP port reports an AddressInfo.
+    const { port } = server.address() as AddressInfo;
+    const agents = outboundAgents({ maxSockets: 1, pipelining: 3 });
+    try {
+      const post = {
+        headers: {},
+        body: '{}',
+        timeoutMs: 5_000,
+        policy: { allowHosts: ['127.0.0.1'] },
+        agents,
+      };
+      expect((await postOutbound(`http://127.0.0.1:${port}/first`, post)).status).toBe(204);
+      const answers = await Promise.all(
+        want.map((path) => postOutbound(`http://127.0.0.1:${port}${path}`, post)),
+      );
+      expect(answers.map((a) => a.status)).toEqual([204, 204, 204]);
+      expect(got).toEqual(['/first', ...want]);
+      expect(connections.count).toBe(1);
+    } finally {
+      await agents.destroy();
+    }
+  });
+  it('pipelining > a request behind one given up at its deadline is sent again on a new connection', async () => {
+    const target = await serve(204, undefined, '/hang');
+    const agents = outboundAgents({ maxSockets: 1, pipelining: 2 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const post = { headers: {}, body: '{}', policy: { allowHosts: ['127.0.0.1'] }, agents };
+      const hanging = postOutbound(`${target.url}/hang`, { ...post, timeoutMs: 1_000 });
+      const behind = postOutbound(`${target.url}/ok`, { ...post, timeoutMs: 60_000 });
+      await vi.waitFor(() => expect(target.got).toEqual(['/hang', '/ok']));
+      vi.advanceTimersByTime(1_000);
+      await expect(hanging).rejects.toThrow(/timed out after 1000 ms/);
+      expect((await behind).status).toBe(204);
+      // The receiver got it twice (at least once), and the connection of the hanging request was dropped.
+      expect(target.got).toEqual(['/hang', '/ok', '/ok']);
+      expect(target.connections.count).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      await agents.destroy();
+    }
+  });
   it('deadlines > requests with different deadlines each time out at their own, earliest first', async () => {
     const target = await serve(204, undefined, '/hang');
     const agents = outboundAgents({ maxSockets: 3 });

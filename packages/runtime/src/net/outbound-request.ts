@@ -4,6 +4,7 @@
 // a small amount of it: only the status matters. Sent by undici's dispatcher (a Pool per origin under an Agent): per
 // request it costs a third of what node:http's ClientRequest does, which a webhook taking every update of every task
 // pays many times over.
+import type { Socket } from 'node:net';
 import { Agent, buildConnector, Client, type Dispatcher } from 'undici';
 import {
   blockedAddressKind,
@@ -20,7 +21,8 @@ export interface OutboundPost {
   body: string;
   /**
    * The deadline of the exchange, in milliseconds, from when the request is written to its connection: a request
-   * waiting for a pooled connection (`agents`) has not started yet. Making a connection has a deadline of its own
+   * waiting for a pooled connection (`agents`) has not started yet; one written behind others on a pipelined
+   * connection (`OutboundAgentOptions.pipelining`) has. Making a connection has a deadline of its own
    * (`OutboundAgentOptions.connectTimeoutMs`; without `agents`, this one).
    */
   timeoutMs: number;
@@ -40,6 +42,16 @@ export interface OutboundAgentOptions {
   maxSockets?: number;
   /** Deadline of making one connection, in milliseconds (default 10,000). */
   connectTimeoutMs?: number;
+  /**
+   * Requests written to one connection before the first of them is answered (HTTP/1.1 pipelining; default 1: none).
+   * Above 1, requests are sent as safe to repeat: when a connection drops (its receiver closed it, or a request on it
+   * was given up at its deadline or aborted), the answered ones stand, the first unanswered one fails, and undici
+   * sends the ones behind it again on a new connection, so a receiver may get a request twice. Answers come back in
+   * the order the requests were written, so a request that hangs holds up those behind it on its connection until
+   * its deadline. For callers that take duplicates and keep at most one request of each ordered sequence in flight
+   * (a webhook's deliveries: at least once, each update after the previous one's answer).
+   */
+  pipelining?: number;
 }
 
 /** Checked URLs kept per policy; past it, they are forgotten and checked again. */
@@ -66,8 +78,16 @@ export class OutboundAgents {
   /** URLs checked under each policy, by their text. */
   readonly #checked = new WeakMap<OutboundPolicy, Map<string, OutboundTarget>>();
   #closed = false;
+  /** The open connections, when pipelined: corked together while one turn of the event loop dispatches to them. */
+  readonly #sockets = new Set<Socket>();
+  #corked = false;
 
-  constructor(readonly options: Readonly<OutboundAgentOptions> = {}) {}
+  /** Requests per connection in flight at once (`OutboundAgentOptions.pipelining`). */
+  readonly pipelining: number;
+
+  constructor(readonly options: Readonly<OutboundAgentOptions> = {}) {
+    this.pipelining = Math.max(1, Math.floor(options.pipelining ?? 1));
+  }
 
   /** The dispatcher of connections made under `policy`. */
   dispatcher(policy: OutboundPolicy): Dispatcher {
@@ -76,7 +96,12 @@ export class OutboundAgents {
     if (!agent) {
       agent = new Agent({
         connections: this.options.maxSockets ?? 8,
-        connect: policyConnector(policy, this.options.connectTimeoutMs ?? 10_000),
+        pipelining: this.pipelining,
+        connect: policyConnector(
+          policy,
+          this.options.connectTimeoutMs ?? 10_000,
+          this.pipelining > 1 ? this.#keep : undefined,
+        ),
         // postOutbound keeps the deadline of the whole exchange itself.
         headersTimeout: 0,
         bodyTimeout: 0,
@@ -110,6 +135,29 @@ export class OutboundAgents {
     return this.#checked.get(policy)?.get(url);
   }
 
+  readonly #keep = (socket: Socket): void => {
+    this.#sockets.add(socket);
+    socket.once('close', () => this.#sockets.delete(socket));
+  };
+
+  /**
+   * Holds what is written to the open connections until the ticks of this turn are done, then writes it: the
+   * requests dispatched one after another in one turn (the next deliveries of the configs whose answers came in one
+   * read) leave in one write per connection, not one each. undici corks and uncorks around each request it writes;
+   * corks nest, so those writes wait for this one's uncork.
+   */
+  coalesce(): void {
+    if (this.#corked || this.#sockets.size === 0) return;
+    this.#corked = true;
+    for (const socket of this.#sockets) socket.cork();
+    process.nextTick(this.#uncork);
+  }
+
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    for (const socket of this.#sockets) socket.uncork();
+  };
+
   /** Closes every connection, aborting what is in flight on them. */
   async destroy(): Promise<void> {
     this.#closed = true;
@@ -128,10 +176,20 @@ export function outboundAgents(options: OutboundAgentOptions = {}): OutboundAgen
  * Makes connections under `policy`: a host the policy does not allow is resolved by the guarded lookup, and the
  * address the socket connected to is checked again, whatever resolved it.
  */
-function policyConnector(policy: OutboundPolicy, timeout: number): buildConnector.connector {
+function policyConnector(
+  policy: OutboundPolicy,
+  timeout: number,
+  keep?: (socket: Socket) => void,
+): buildConnector.connector {
   const open = buildConnector({ timeout });
   const guarded = buildConnector({ timeout, lookup: guardedLookup(policy) });
-  return (options, callback) => {
+  return (options, given) => {
+    const callback: buildConnector.Callback = keep
+      ? (...answer) => {
+          if (answer[1]) keep(answer[1]);
+          given(...answer);
+        }
+      : given;
     if (isAllowedHost(options, policy)) return open(options, callback);
     return guarded(options, (error, socket) => {
       if (error || !socket) return callback(error ?? new Error('no connection'), null);
@@ -199,8 +257,20 @@ function send(
     try {
       const dispatcher = own ?? post.agents?.dispatcher(policy);
       if (!dispatcher) throw new Error('no dispatcher');
+      // undici writes a POST on a connection with requests in flight only when told it is safe to repeat, and one
+      // after a request still waiting for its answer only when that one is not `blocking`.
+      const pipelined = !own && (post.agents?.pipelining ?? 1) > 1;
+      if (pipelined) post.agents?.coalesce();
       dispatcher.dispatch(
-        { origin: target.origin, path: target.path, method: 'POST', headers: post.headers, body: post.body },
+        {
+          origin: target.origin,
+          path: target.path,
+          method: 'POST',
+          headers: post.headers,
+          body: post.body,
+          idempotent: pipelined,
+          blocking: !pipelined,
+        },
         exchange,
       );
     } catch (error) {
