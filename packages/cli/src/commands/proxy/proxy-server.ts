@@ -101,66 +101,268 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
     const route = router.route(method, path);
     const operationName = route.kind === 'operation' ? route.operation.operationId : `${method} ${path}`;
-    // The functions below are made once per request, and the ones that run per stream item make none: under tsx
-    // (how the CLI runs) each named function costs a property definition when it is made.
-    const note = (direction: Direction, message: string) =>
-      options.onReport({ kind: 'note', ...placeOf(exchange, method, path, direction), message });
-    /**
-     * Records one message: checks it (the session checker), writes it to the session, and reports it once when it is
-     * invalid, with the `extra` issues the record cannot carry (their pointers are into the message as sent). `prefix`
-     * puts the checker's pointers into the message as sent too (a JSON-RPC call's params are at `/params`).
-     */
-    const record = (
-      r: Omit<SessionRecord, 'exchange' | 'at' | 'operation'>,
-      operation = operationName,
-      extra: readonly ProxyIssue[] = NO_ISSUES,
-      prefix = '',
-      item?: number,
-    ) => {
-      // The time is for the session file; the checks do not read it.
-      const at = options.session ? new Date().toISOString() : '';
-      check({ exchange, at, operation, ...r }, extra, prefix, item);
-    };
-    /** Checks, writes and reports one whole record (`record` without the copy: a stream's items come here). */
-    const check = (full: SessionRecord, extra: readonly ProxyIssue[], prefix: string, item?: number) => {
-      options.session?.write(full);
-      const found = checker.push(full);
-      // A valid message (nearly all of them) costs nothing more.
-      if (found.length === 0 && extra.length === 0) return;
-      const checked = found.map(
-        (i: SessionIssue): ProxyIssue => ({
-          // A stream's end rules are about the whole stream, not a message: their pointers stay as they are.
-          pointer: full.direction === 'end' ? i.pointer : `${prefix}${i.pointer}`,
-          message: i.message,
-          rule: i.rule,
-          ...(full.direction === 'end' ? {} : got(full.message, i.pointer)),
-        }),
-      );
-      const issues = [...checked, ...extra];
-      if (issues.length === 0) return;
-      stats.invalid++;
-      options.onReport({
-        kind: 'invalid',
-        ...placeOf(exchange, method, path, full.direction, item),
-        ...(full.type ? { type: full.type } : {}),
-        issues,
-      });
-    };
-    /** A slot among the `concurrent` bodies and streams checked at once, or a note that this one is not checked. */
-    const slot = (direction: Direction): (() => void) | undefined => {
-      if (checking >= limits.concurrent) {
-        note(
-          direction,
-          `more than ${limits.concurrent} bodies and streams are being checked at once (limit concurrent): passed on, not checked`,
+    // What one exchange does, as methods of one object made per request: under tsx (how the CLI runs) a function
+    // bound to a name (`const note = () => …`) costs a property definition each time it is made, a method none; and
+    // the ones that run per stream item make no function.
+    const ex = {
+      note(direction: Direction, message: string): void {
+        options.onReport({ kind: 'note', ...placeOf(exchange, method, path, direction), message });
+      },
+      /**
+       * Records one message: checks it (the session checker), writes it to the session, and reports it once when it is
+       * invalid, with the `extra` issues the record cannot carry (their pointers are into the message as sent). `prefix`
+       * puts the checker's pointers into the message as sent too (a JSON-RPC call's params are at `/params`).
+       */
+      record(
+        r: Omit<SessionRecord, 'exchange' | 'at' | 'operation'>,
+        operation = operationName,
+        extra: readonly ProxyIssue[] = NO_ISSUES,
+        prefix = '',
+        item?: number,
+      ): void {
+        // The time is for the session file; the checks do not read it.
+        const at = options.session ? new Date().toISOString() : '';
+        ex.check({ exchange, at, operation, ...r }, extra, prefix, item);
+      },
+      /** Checks, writes and reports one whole record (`record` without the copy: a stream's items come here). */
+      check(full: SessionRecord, extra: readonly ProxyIssue[], prefix: string, item?: number): void {
+        options.session?.write(full);
+        const found = checker.push(full);
+        // A valid message (nearly all of them) costs nothing more.
+        if (found.length === 0 && extra.length === 0) return;
+        const checked = found.map(
+          (i: SessionIssue): ProxyIssue => ({
+            // A stream's end rules are about the whole stream, not a message: their pointers stay as they are.
+            pointer: full.direction === 'end' ? i.pointer : `${prefix}${i.pointer}`,
+            message: i.message,
+            rule: i.rule,
+            ...(full.direction === 'end' ? {} : got(full.message, i.pointer)),
+          }),
         );
-        return undefined;
-      }
-      checking++;
-      let freed = false;
-      return () => {
-        if (!freed) checking--;
-        freed = true;
-      };
+        const issues = [...checked, ...extra];
+        if (issues.length === 0) return;
+        stats.invalid++;
+        options.onReport({
+          kind: 'invalid',
+          ...placeOf(exchange, method, path, full.direction, item),
+          ...(full.type ? { type: full.type } : {}),
+          issues,
+        });
+      },
+      /** A slot among the `concurrent` bodies and streams checked at once, or a note that this one is not checked. */
+      slot(direction: Direction): (() => void) | undefined {
+        if (checking >= limits.concurrent) {
+          ex.note(
+            direction,
+            `more than ${limits.concurrent} bodies and streams are being checked at once (limit concurrent): passed on, not checked`,
+          );
+          return undefined;
+        }
+        checking++;
+        let freed = false;
+        return () => {
+          if (!freed) checking--;
+          freed = true;
+        };
+      },
+      checkRequest(op: SurfaceOperation, body: ReadBody): void {
+        if (body.kind === 'empty') {
+          if (op.body?.required)
+            ex.record({ direction: 'request' }, operationName, [
+              { pointer: '', message: `${op.method} ${op.path} requires a body`, rule: 'required-body' },
+            ]);
+          else ex.record({ direction: 'request' });
+          return;
+        }
+        const type = header(req.rawHeaders, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+        const contents = op.body?.contents ?? [];
+        const content = contents.find((c) => c.mediaType === type) ?? contents.find((c) => c.kind === 'json');
+        // Forms and bytes are passed on unread: only JSON bodies are checked.
+        const checked = content?.typeName && content.kind === 'json' ? { type: content.typeName } : {};
+        if (body.kind === 'value') ex.record({ direction: 'request', ...checked, message: body.value });
+      },
+      checkRpcRequest(methods: ReadonlyMap<string, SurfaceRpcMethod>, body: ReadBody): void {
+        if (body.kind !== 'value' || !body.json)
+          return void ex.record(
+            { direction: 'request', ...(body.kind === 'value' ? { message: body.value } : {}) },
+            'rpc',
+            [
+              {
+                pointer: '',
+                message: 'a JSON-RPC request is a JSON object (or a batch of them)',
+                rule: 'json-rpc',
+              },
+            ],
+          );
+        const batch = Array.isArray(body.value);
+        const list: unknown[] = Array.isArray(body.value) ? body.value : [body.value];
+        list.forEach((call, i) => {
+          const base = batch ? `/${i}` : '';
+          const envelope = isObject(call) ? call : {};
+          const name = typeof envelope.method === 'string' ? envelope.method : undefined;
+          const known = name === undefined ? undefined : methods.get(name);
+          const extra: ProxyIssue[] = [];
+          if (!isObject(call))
+            extra.push({
+              pointer: base,
+              message: 'a JSON-RPC request is an object',
+              rule: 'json-rpc',
+              ...got(call, ''),
+            });
+          else if (envelope.jsonrpc !== '2.0')
+            extra.push({
+              pointer: `${base}/jsonrpc`,
+              message: 'must be "2.0"',
+              rule: 'json-rpc',
+              ...got(call, '/jsonrpc'),
+            });
+          if (isObject(call) && !known)
+            extra.push({
+              pointer: `${base}/method`,
+              message:
+                name === undefined
+                  ? 'a JSON-RPC request names its method'
+                  : `${binding.protocol}@${binding.version} has no JSON-RPC method ${JSON.stringify(name)}`,
+              rule: 'json-rpc-method',
+              ...got(call, '/method'),
+            });
+          if ('id' in envelope) calls.set(JSON.stringify(envelope.id), known);
+          ex.record(
+            {
+              direction: 'request',
+              ...(known ? { type: known.paramsType } : {}),
+              message: known ? (envelope.params ?? {}) : call,
+            },
+            `rpc:${name ?? ''}`,
+            extra,
+            known ? `${base}/params` : base,
+          );
+        });
+      },
+      checkRpcAnswer(status: number, body: ReadBody, value: unknown): void {
+        if (body.kind !== 'value' || !body.json)
+          return void ex.record({ direction: 'response', status, message: value }, rpcOperation(calls), [
+            {
+              pointer: '',
+              message: 'a JSON-RPC answer is a JSON object (or a batch of them)',
+              rule: 'json-rpc',
+            },
+          ]);
+        const batch = Array.isArray(value);
+        const list: unknown[] = Array.isArray(value) ? value : [value];
+        for (const [i, answer] of list.entries()) {
+          const base = batch ? `/${i}` : '';
+          const envelope = isObject(answer) ? answer : {};
+          const known = calls.get(JSON.stringify(envelope.id));
+          const operation = known ? `rpc:${known.name}` : rpcOperation(calls);
+          if ('result' in envelope && !('error' in envelope)) {
+            ex.record(
+              {
+                direction: 'response',
+                status,
+                ...(known ? { type: known.resultType } : {}),
+                message: envelope.result,
+              },
+              operation,
+              [],
+              `${base}/result`,
+            );
+            continue;
+          }
+          const extra: ProxyIssue[] = [];
+          const error = envelope.error;
+          const issue = (pointer: string, message: string) =>
+            extra.push({ pointer: `${base}${pointer}`, message, rule: 'json-rpc', ...got(answer, pointer) });
+          if (!('error' in envelope)) issue('', 'not a JSON-RPC response (no result, no error)');
+          else if (!isObject(error)) issue('/error', 'must be an object');
+          else {
+            if (!Number.isInteger(error.code)) issue('/error/code', 'must be an integer');
+            if (typeof error.message !== 'string') issue('/error/message', 'must be a string');
+          }
+          ex.record({ direction: 'response', status, message: answer }, operation, extra, base);
+        }
+      },
+      /** Holds a discovery document whole (up to bodyBytes), records it as it came, and sends it rewritten. */
+      holdAndRewrite(
+        answer: IncomingMessage,
+        pointers: readonly string[],
+        checkValue: (value: unknown) => void,
+      ): void {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let passing = false;
+        const sendOn = (chunk: Buffer) => {
+          if (!res.write(chunk)) {
+            answer.pause();
+            res.once('drain', () => answer.resume());
+          }
+        };
+        answer.on('data', (chunk: Buffer) => {
+          if (passing) return sendOn(chunk);
+          size += chunk.length;
+          chunks.push(chunk);
+          held.take(chunk.length);
+          if (size <= limits.bodyBytes) return;
+          // Too long to hold: what was held goes first, unchanged, then the rest as it comes.
+          passing = true;
+          held.release(size);
+          ex.note(
+            'response',
+            `the document is longer than ${limits.bodyBytes} bytes (limit bodyBytes): passed on unchanged, not checked`,
+          );
+          res.writeHead(statusOf(answer), answer.statusMessage, answer.rawHeaders);
+          for (const c of chunks.splice(0)) sendOn(c);
+        });
+        answer.on('end', () => {
+          if (passing) return void res.end();
+          const bytes = Buffer.concat(chunks);
+          held.release(size);
+          let value: unknown;
+          try {
+            value = JSON.parse(bytes.toString('utf8'));
+          } catch {
+            value = undefined;
+          }
+          const encoded =
+            (header(answer.rawHeaders, 'content-encoding') ?? 'identity').toLowerCase() !== 'identity';
+          if (value === undefined || encoded) {
+            if (encoded)
+              ex.note('response', 'the document came compressed: passed on unchanged, not checked');
+            else checkValue(bytes.toString('utf8'));
+            res.writeHead(statusOf(answer), answer.statusMessage, answer.rawHeaders);
+            return void res.end(bytes);
+          }
+          checkValue(value);
+          const copy: unknown = structuredClone(value);
+          const done = rewriteUrls(copy, pointers, targetRoot, proxyUrl);
+          for (const url of done.outside)
+            ex.note(
+              'response',
+              `the document names ${url}, which is not under ${targetRoot}: a client that follows it bypasses the proxy`,
+            );
+          if (done.count === 0) {
+            res.writeHead(statusOf(answer), answer.statusMessage, answer.rawHeaders);
+            return void res.end(bytes);
+          }
+          const rewritten = Buffer.from(JSON.stringify(copy));
+          ex.note(
+            'response',
+            `pointed ${done.count} URL${done.count === 1 ? '' : 's'} of the agent at the proxy (a signature over the document no longer verifies)`,
+          );
+          const kept: string[] = [];
+          for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
+            const name = answer.rawHeaders[i] ?? '';
+            if (/^(content-length|transfer-encoding|etag|content-md5|digest)$/i.test(name)) continue;
+            kept.push(name, answer.rawHeaders[i + 1] ?? '');
+          }
+          res.writeHead(statusOf(answer), answer.statusMessage, [
+            ...kept,
+            'Content-Length',
+            String(rewritten.length),
+          ]);
+          res.end(rewritten);
+        });
+      },
     };
 
     // The request: forwarded as it comes, its Host naming the target.
@@ -196,7 +398,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
     // The JSON-RPC calls of the request, by id, for the answer's results.
     const calls = new Map<string, SurfaceRpcMethod | undefined>();
-    const requestFree = route.kind === 'unknown' ? undefined : slot('request');
+    const requestFree = route.kind === 'unknown' ? undefined : ex.slot('request');
     const requestTap = requestFree
       ? {
           tap: new BodyTap(limits.bodyBytes, held, header(req.rawHeaders, 'content-encoding')),
@@ -217,7 +419,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       upstream.end();
       if (!requestTap) {
         if (route.kind === 'unknown')
-          note(
+          ex.note(
             'request',
             `${binding.protocol}@${binding.version} declares no operation ${method} ${path}: not checked`,
           );
@@ -225,93 +427,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       requestTap.free();
       const body = requestTap.tap.read();
-      if (body.kind === 'unchecked') return note('request', body.reason);
-      if (route.kind === 'operation') return checkRequest(route.operation, body);
-      if (route.kind === 'rpc') return checkRpcRequest(route.methods, body);
+      if (body.kind === 'unchecked') return ex.note('request', body.reason);
+      if (route.kind === 'operation') return ex.checkRequest(route.operation, body);
+      if (route.kind === 'rpc') return ex.checkRpcRequest(route.methods, body);
     });
-
-    const checkRequest = (op: SurfaceOperation, body: ReadBody) => {
-      if (body.kind === 'empty') {
-        if (op.body?.required)
-          record({ direction: 'request' }, operationName, [
-            { pointer: '', message: `${op.method} ${op.path} requires a body`, rule: 'required-body' },
-          ]);
-        else record({ direction: 'request' });
-        return;
-      }
-      const type = header(req.rawHeaders, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-      const contents = op.body?.contents ?? [];
-      const content = contents.find((c) => c.mediaType === type) ?? contents.find((c) => c.kind === 'json');
-      // Forms and bytes are passed on unread: only JSON bodies are checked.
-      const checked = content?.typeName && content.kind === 'json' ? { type: content.typeName } : {};
-      if (body.kind === 'value') record({ direction: 'request', ...checked, message: body.value });
-    };
-
-    const checkRpcRequest = (methods: ReadonlyMap<string, SurfaceRpcMethod>, body: ReadBody) => {
-      if (body.kind !== 'value' || !body.json)
-        return record(
-          { direction: 'request', ...(body.kind === 'value' ? { message: body.value } : {}) },
-          'rpc',
-          [
-            {
-              pointer: '',
-              message: 'a JSON-RPC request is a JSON object (or a batch of them)',
-              rule: 'json-rpc',
-            },
-          ],
-        );
-      const batch = Array.isArray(body.value);
-      const list: unknown[] = Array.isArray(body.value) ? body.value : [body.value];
-      list.forEach((call, i) => {
-        const base = batch ? `/${i}` : '';
-        const envelope = isObject(call) ? call : {};
-        const name = typeof envelope.method === 'string' ? envelope.method : undefined;
-        const known = name === undefined ? undefined : methods.get(name);
-        const extra: ProxyIssue[] = [];
-        if (!isObject(call))
-          extra.push({
-            pointer: base,
-            message: 'a JSON-RPC request is an object',
-            rule: 'json-rpc',
-            ...got(call, ''),
-          });
-        else if (envelope.jsonrpc !== '2.0')
-          extra.push({
-            pointer: `${base}/jsonrpc`,
-            message: 'must be "2.0"',
-            rule: 'json-rpc',
-            ...got(call, '/jsonrpc'),
-          });
-        if (isObject(call) && !known)
-          extra.push({
-            pointer: `${base}/method`,
-            message:
-              name === undefined
-                ? 'a JSON-RPC request names its method'
-                : `${binding.protocol}@${binding.version} has no JSON-RPC method ${JSON.stringify(name)}`,
-            rule: 'json-rpc-method',
-            ...got(call, '/method'),
-          });
-        if ('id' in envelope) calls.set(JSON.stringify(envelope.id), known);
-        record(
-          {
-            direction: 'request',
-            ...(known ? { type: known.paramsType } : {}),
-            message: known ? (envelope.params ?? {}) : call,
-          },
-          `rpc:${name ?? ''}`,
-          extra,
-          known ? `${base}/params` : base,
-        );
-      });
-    };
 
     upstream.on('error', (error) => {
       requestTap?.free();
       // The client left first (and the proxy cut this request): nothing to say about the agent.
       if (answered || clientLeft) return;
       const reason = unreachable(error);
-      note('response', `cannot reach the agent at ${options.target}: ${reason}`);
+      ex.note('response', `cannot reach the agent at ${options.target}: ${reason}`);
       if (res.headersSent) {
         res.destroy();
         return;
@@ -358,14 +484,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       answer.on('close', () => {
         if (answer.complete || clientLeft) return;
         res.destroy();
-        note('response', 'the agent broke the connection before the answer ended');
+        ex.note('response', 'the agent broke the connection before the answer ended');
       });
       answer.on('error', () => res.destroy());
 
       if (route.kind === 'unknown' || bodiless) {
         passOn(answer, res, framing !== undefined);
         if (route.kind !== 'unknown')
-          answer.on('end', () => record({ direction: 'response', status }, operationName, extra));
+          answer.on('end', () => ex.record({ direction: 'response', status }, operationName, extra));
         return;
       }
 
@@ -375,21 +501,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // A JSON-RPC call whose result is one (a method answering with the card): its result's URLs.
       const rpcPointers = route.kind === 'rpc' ? rpcDiscovery(calls) : undefined;
       if (rpcPointers && !framing && status >= 200 && status < 300) {
-        const free = slot('response');
+        const free = ex.slot('response');
         if (!free) return passOn(answer, res, false);
         answer.on('close', free);
-        holdAndRewrite(answer, rpcPointers, (value) =>
-          checkRpcAnswer(status, { kind: 'value', value, json: typeof value !== 'string' }, value),
+        ex.holdAndRewrite(answer, rpcPointers, (value) =>
+          ex.checkRpcAnswer(status, { kind: 'value', value, json: typeof value !== 'string' }, value),
         );
         return;
       }
       if (pointers && !framing && status >= 200 && status < 300) {
-        const free = slot('response');
+        const free = ex.slot('response');
         // No slot: the document passes as it came, unchecked (the note says so).
         if (!free) return passOn(answer, res, false);
         answer.on('close', free);
-        holdAndRewrite(answer, pointers, (value) =>
-          record(
+        ex.holdAndRewrite(answer, pointers, (value) =>
+          ex.record(
             {
               direction: 'response',
               status,
@@ -405,7 +531,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
       passOn(answer, res, framing !== undefined);
       if (framing) {
-        const free = slot('response');
+        const free = ex.slot('response');
         const streamExtra: ProxyIssue[] = [...extra];
         if (op && declared?.content?.kind !== 'stream')
           streamExtra.push({
@@ -414,7 +540,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
             rule: 'declared-stream',
           });
         const operation = route.kind === 'rpc' ? rpcOperation(calls) : operationName;
-        record(
+        ex.record(
           {
             direction: 'response',
             status,
@@ -435,7 +561,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           (frame: ParsedFrame) => {
             stats.items++;
             if (!frame.ok)
-              return record(
+              return ex.record(
                 { direction: 'event', message: frame.data },
                 operation,
                 [{ pointer: '', message: frame.error, rule: 'json' }],
@@ -450,9 +576,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
               : itemType
                 ? { exchange, at, operation, direction: 'event', type: itemType, message }
                 : { exchange, at, operation, direction: 'event', message };
-            check(item, NO_ISSUES, '', frame.index);
+            ex.check(item, NO_ISSUES, '', frame.index);
           },
-          (reason) => note('event', reason),
+          (reason) => ex.note('event', reason),
         );
         answer.on('data', (chunk: Buffer) => tap.push(chunk));
         answer.on('end', () => {
@@ -464,24 +590,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           void tap.done.then(() => {
             free();
             // Past a limit the end rules have not seen every item: the stream is recorded as cut.
-            record({ direction: 'end', complete: complete && !tap.gaveUp }, operation);
+            ex.record({ direction: 'end', complete: complete && !tap.gaveUp }, operation);
           });
         });
         return;
       }
 
-      const free = slot('response');
+      const free = ex.slot('response');
       if (!free) return;
       const tap = new BodyTap(limits.bodyBytes, held, encoding);
       answer.on('data', (chunk: Buffer) => tap.push(chunk));
       answer.on('end', () => {
         free();
         const body = tap.read();
-        if (body.kind === 'unchecked') return note('response', body.reason);
+        if (body.kind === 'unchecked') return ex.note('response', body.reason);
         const value = body.kind === 'value' ? body.value : undefined;
-        if (route.kind === 'rpc') return checkRpcAnswer(status, body, value);
+        if (route.kind === 'rpc') return ex.checkRpcAnswer(status, body, value);
         const type = declared?.content?.typeName;
-        record(
+        ex.record(
           { direction: 'response', status, ...(type ? { type } : {}), message: value },
           operationName,
           extra,
@@ -489,131 +615,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
       answer.on('close', free);
     });
-
-    const checkRpcAnswer = (status: number, body: ReadBody, value: unknown) => {
-      if (body.kind !== 'value' || !body.json)
-        return record({ direction: 'response', status, message: value }, rpcOperation(calls), [
-          {
-            pointer: '',
-            message: 'a JSON-RPC answer is a JSON object (or a batch of them)',
-            rule: 'json-rpc',
-          },
-        ]);
-      const batch = Array.isArray(value);
-      const list: unknown[] = Array.isArray(value) ? value : [value];
-      for (const [i, answer] of list.entries()) {
-        const base = batch ? `/${i}` : '';
-        const envelope = isObject(answer) ? answer : {};
-        const known = calls.get(JSON.stringify(envelope.id));
-        const operation = known ? `rpc:${known.name}` : rpcOperation(calls);
-        if ('result' in envelope && !('error' in envelope)) {
-          record(
-            {
-              direction: 'response',
-              status,
-              ...(known ? { type: known.resultType } : {}),
-              message: envelope.result,
-            },
-            operation,
-            [],
-            `${base}/result`,
-          );
-          continue;
-        }
-        const extra: ProxyIssue[] = [];
-        const error = envelope.error;
-        const issue = (pointer: string, message: string) =>
-          extra.push({ pointer: `${base}${pointer}`, message, rule: 'json-rpc', ...got(answer, pointer) });
-        if (!('error' in envelope)) issue('', 'not a JSON-RPC response (no result, no error)');
-        else if (!isObject(error)) issue('/error', 'must be an object');
-        else {
-          if (!Number.isInteger(error.code)) issue('/error/code', 'must be an integer');
-          if (typeof error.message !== 'string') issue('/error/message', 'must be a string');
-        }
-        record({ direction: 'response', status, message: answer }, operation, extra, base);
-      }
-    };
-
-    /** Holds a discovery document whole (up to bodyBytes), records it as it came, and sends it rewritten. */
-    const holdAndRewrite = (
-      answer: IncomingMessage,
-      pointers: readonly string[],
-      check: (value: unknown) => void,
-    ) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let passing = false;
-      const sendOn = (chunk: Buffer) => {
-        if (!res.write(chunk)) {
-          answer.pause();
-          res.once('drain', () => answer.resume());
-        }
-      };
-      answer.on('data', (chunk: Buffer) => {
-        if (passing) return sendOn(chunk);
-        size += chunk.length;
-        chunks.push(chunk);
-        held.take(chunk.length);
-        if (size <= limits.bodyBytes) return;
-        // Too long to hold: what was held goes first, unchanged, then the rest as it comes.
-        passing = true;
-        held.release(size);
-        note(
-          'response',
-          `the document is longer than ${limits.bodyBytes} bytes (limit bodyBytes): passed on unchanged, not checked`,
-        );
-        res.writeHead(statusOf(answer), answer.statusMessage, answer.rawHeaders);
-        for (const c of chunks.splice(0)) sendOn(c);
-      });
-      answer.on('end', () => {
-        if (passing) return void res.end();
-        const bytes = Buffer.concat(chunks);
-        held.release(size);
-        let value: unknown;
-        try {
-          value = JSON.parse(bytes.toString('utf8'));
-        } catch {
-          value = undefined;
-        }
-        const encoded =
-          (header(answer.rawHeaders, 'content-encoding') ?? 'identity').toLowerCase() !== 'identity';
-        if (value === undefined || encoded) {
-          if (encoded) note('response', 'the document came compressed: passed on unchanged, not checked');
-          else check(bytes.toString('utf8'));
-          res.writeHead(statusOf(answer), answer.statusMessage, answer.rawHeaders);
-          return void res.end(bytes);
-        }
-        check(value);
-        const copy: unknown = structuredClone(value);
-        const done = rewriteUrls(copy, pointers, targetRoot, proxyUrl);
-        for (const url of done.outside)
-          note(
-            'response',
-            `the document names ${url}, which is not under ${targetRoot}: a client that follows it bypasses the proxy`,
-          );
-        if (done.count === 0) {
-          res.writeHead(statusOf(answer), answer.statusMessage, answer.rawHeaders);
-          return void res.end(bytes);
-        }
-        const rewritten = Buffer.from(JSON.stringify(copy));
-        note(
-          'response',
-          `pointed ${done.count} URL${done.count === 1 ? '' : 's'} of the agent at the proxy (a signature over the document no longer verifies)`,
-        );
-        const kept: string[] = [];
-        for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
-          const name = answer.rawHeaders[i] ?? '';
-          if (/^(content-length|transfer-encoding|etag|content-md5|digest)$/i.test(name)) continue;
-          kept.push(name, answer.rawHeaders[i + 1] ?? '');
-        }
-        res.writeHead(statusOf(answer), answer.statusMessage, [
-          ...kept,
-          'Content-Length',
-          String(rewritten.length),
-        ]);
-        res.end(rewritten);
-      });
-    };
   };
 
   const server = http.createServer(handle);
@@ -678,24 +679,23 @@ function passOn(answer: IncomingMessage, res: ServerResponse, stream: boolean): 
     setImmediate(() => {
       if (!sent && !res.writableEnded) res.flushHeaders();
     });
-  const resume = () => answer.resume();
   // What one read from the agent brings (the last chunk, and the end of a chunked answer, which node:http hands over
   // in separate steps) goes to the client in one write, once that read has been handled: one system call, not two.
+  // (The callbacks are unnamed arrows, made when needed: a named one costs a property definition under tsx.)
   let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
   answer.on('data', (chunk: Buffer) => {
     sent = true;
     if (!corked) {
       corked = true;
       res.cork();
-      setImmediate(uncork);
+      setImmediate(() => {
+        corked = false;
+        res.uncork();
+      });
     }
     if (!res.write(chunk)) {
       answer.pause();
-      res.once('drain', resume);
+      res.once('drain', () => answer.resume());
     }
   });
   answer.on('end', () => res.end());
