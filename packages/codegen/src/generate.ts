@@ -39,6 +39,7 @@ export async function renderAll(
   protocols?: readonly string[],
   options: RenderOptions = {},
 ): Promise<{ dirs: string[]; files: OutputFile[] }> {
+  preloadRenderers(['version', 'translation', 'package', 'registry']);
   return withTypesMaker(options.parallel === true, options.types, async (types) => {
     const tree = await loadTree(root, protocols);
     const units = unitsOf(tree, protocols);
@@ -96,6 +97,7 @@ export async function renderUnits(
   const protocols = [...new Set(units.flatMap((u) => (u.kind === 'registry' ? [] : [u.protocol])))];
   // A second process is worth starting only for a version's folder: the only part with type files.
   const parallel = options.parallel === true && units.some((u) => u.kind === 'version');
+  preloadRenderers(units.map((u) => u.kind));
   return withTypesMaker(parallel, options.types, async (types) =>
     renderTree(await loadTree(root, protocols), units, types),
   );
@@ -125,22 +127,41 @@ async function renderTree(
 }
 
 /**
- * One part's output over a loaded tree. Each kind's renderer is loaded when a part of its kind is rendered, so a run
- * that renders one version's folder loads no translation or registry emitter.
+ * Each kind of part's renderer module. Node loads a module once: a second import of it is the first one's promise.
+ */
+const RENDERERS = {
+  version: () => import('./render/render-version.js'),
+  translation: () => import('./render/render-translation.js'),
+  package: () => import('./render/render-package.js'),
+  registry: () => import('./render/render-registry.js'),
+} satisfies Record<Unit['kind'], () => Promise<unknown>>;
+
+/**
+ * Starts loading the renderers of `kinds` and does not wait for them. Under tsx each module is compiled on its hooks
+ * thread: started here, that work overlaps the load stage's reading of the schemas instead of following it. A module
+ * that fails to load is left for renderUnit's own import of it to report.
+ */
+function preloadRenderers(kinds: Iterable<Unit['kind']>): void {
+  for (const kind of new Set(kinds)) RENDERERS[kind]().catch(() => undefined);
+}
+
+/**
+ * One part's output over a loaded tree. Each kind's renderer is loaded only when the run has a part of its kind
+ * (preloadRenderers), so a run that renders one version's folder loads no translation or registry emitter.
  */
 async function renderUnit(tree: LoadedTree, unit: Unit, types?: TypesMaker): Promise<UnitOutput> {
   switch (unit.kind) {
     case 'version': {
       const loaded = tree.versions.find((v) => v.protocol === unit.protocol && v.version === unit.version);
       if (!loaded) throw new Error(`the load stage read no ${unit.protocol}@${unit.version}`);
-      return (await import('./render/render-version.js')).renderVersion(loaded, types);
+      return (await RENDERERS.version()).renderVersion(loaded, types);
     }
     case 'translation': {
       const t = tree.translations.find((x) => x.source.file === unit.file);
       if (!t) throw new Error(`the load stage read no translation ${unit.file}`);
       return {
         dirs: [],
-        files: [(await import('./render/render-translation.js')).renderTranslation(tree, t)],
+        files: [(await RENDERERS.translation()).renderTranslation(tree, t)],
       };
     }
     case 'package': {
@@ -148,11 +169,11 @@ async function renderUnit(tree: LoadedTree, unit: Unit, types?: TypesMaker): Pro
       if (!loaded) throw new Error(`the load stage read no manifest of ${unit.protocol}`);
       return {
         dirs: [],
-        files: (await import('./render/render-package.js')).renderPackage(loaded, tree.translations),
+        files: (await RENDERERS.package()).renderPackage(loaded, tree.translations),
       };
     }
     case 'registry':
-      return (await import('./render/render-registry.js')).renderRegistry(tree.manifests);
+      return (await RENDERERS.registry()).renderRegistry(tree.manifests);
   }
 }
 
