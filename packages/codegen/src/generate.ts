@@ -1,6 +1,7 @@
 // generate = write ∘ emit ∘ model ∘ validate ∘ load: the pipeline, in memory until the write stage. A run is made of
 // parts (run-units.ts), each rendered by its module under render/: every version's folder, every translation between
 // two versions, each package's version-wide files, and the registry of every protocol, from the manifests.
+import type { PieceMemo } from './cache/piece-memo.js';
 import { keepStamp } from './cache/stamp.js';
 import type { TypesMaker } from './emit/types/types-process.js';
 import { type LoadedTree, loadTree } from './load/load-protocols.js';
@@ -26,11 +27,13 @@ export interface GenerateOptions {
 
 /**
  * How a run renders its parts: `parallel` as in GenerateOptions; `types`, a second process the caller started already
- * (startTypesProcess) and lets go of itself, used instead of starting one.
+ * (startTypesProcess) and lets go of itself, used instead of starting one; `memo`, the generator's cache of pieces of
+ * parts (piece-memo.ts), when the run has one.
  */
 export interface RenderOptions {
   parallel?: boolean;
   types?: TypesMaker;
+  memo?: PieceMemo;
 }
 
 /** Runs load → validate → model → emit in memory and returns every output file with its banner. */
@@ -99,7 +102,7 @@ export async function renderUnits(
   const parallel = options.parallel === true && units.some((u) => u.kind === 'version');
   preloadRenderers(units.map((u) => u.kind));
   return withTypesMaker(parallel, options.types, async (types) =>
-    renderTree(await loadTree(root, protocols), units, types),
+    renderTree(await loadTree(root, protocols), units, types, options.memo),
   );
 }
 
@@ -108,16 +111,17 @@ async function renderTree(
   tree: LoadedTree,
   units: readonly Unit[],
   types?: TypesMaker,
+  memo?: PieceMemo,
 ): Promise<Map<string, UnitOutput>> {
   const out = new Map<string, UnitOutput>();
   if (!types) {
-    for (const unit of units) out.set(unitId(unit), await renderUnit(tree, unit));
+    for (const unit of units) out.set(unitId(unit), await renderUnit(tree, unit, types, memo));
     return out;
   }
   // With a second process (types-process.ts), every part is started at once: a version waiting for its type files
   // lets this process render the next part meanwhile. Each part is pure, so the output is the same; the error thrown
   // is the first failed part's in order, as when they went one by one.
-  const settled = await Promise.allSettled(units.map((unit) => renderUnit(tree, unit, types)));
+  const settled = await Promise.allSettled(units.map((unit) => renderUnit(tree, unit, types, memo)));
   for (const [i, result] of settled.entries()) {
     if (result.status === 'rejected') throw result.reason;
     const unit = units[i];
@@ -149,19 +153,24 @@ function preloadRenderers(kinds: Iterable<Unit['kind']>): void {
  * One part's output over a loaded tree. Each kind's renderer is loaded only when the run has a part of its kind
  * (preloadRenderers), so a run that renders one version's folder loads no translation or registry emitter.
  */
-async function renderUnit(tree: LoadedTree, unit: Unit, types?: TypesMaker): Promise<UnitOutput> {
+async function renderUnit(
+  tree: LoadedTree,
+  unit: Unit,
+  types?: TypesMaker,
+  memo?: PieceMemo,
+): Promise<UnitOutput> {
   switch (unit.kind) {
     case 'version': {
       const loaded = tree.versions.find((v) => v.protocol === unit.protocol && v.version === unit.version);
       if (!loaded) throw new Error(`the load stage read no ${unit.protocol}@${unit.version}`);
-      return (await RENDERERS.version()).renderVersion(loaded, types);
+      return (await RENDERERS.version()).renderVersion(loaded, types, memo);
     }
     case 'translation': {
       const t = tree.translations.find((x) => x.source.file === unit.file);
       if (!t) throw new Error(`the load stage read no translation ${unit.file}`);
       return {
         dirs: [],
-        files: [(await RENDERERS.translation()).renderTranslation(tree, t)],
+        files: [(await RENDERERS.translation()).renderTranslation(tree, t, memo)],
       };
     }
     case 'package': {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CachedGenerateResult, generateCached } from './generate-cached.js';
+import { PIECES_DIR } from './piece-memo.js';
 import { planRun, runKey, topLevelStrings } from './run-plan.js';
 import { pruneUnitRecords, RUN_CACHE_DIR, readUnitRecord, saveUnitRecord } from './unit-records.js';
 
@@ -92,9 +93,23 @@ describe('generate > the cache of each part of a run', () => {
     const edited = text.replace(/"description": "/, '"description": "Edited. ');
     expect(edited).not.toBe(text);
     writeFileSync(schema, edited);
+    const pieces = () => readdirSync(path.join(root, RUN_CACHE_DIR, PIECES_DIR)).length;
+    const piecesBefore = pieces();
     const afterSchema = await run();
     expect(afterSchema).toMatchObject({ cached: false, rendered: ['version fixie@1.0'] });
     expect(afterSchema.stale.length).toBeGreaterThan(0);
+    // Only prose changed: the version's message validators came from the cache (piece-memo.ts: no piece was added),
+    // and what the run made is what the whole pipeline makes without the cache.
+    expect(pieces()).toBe(piecesBefore);
+    await run({ check: false });
+    expect(await run({ cache: false })).toEqual({ stale: [], cached: false, rendered: all });
+    // A change to what a message may be is no prose: the validators are made again, and show it.
+    writeFileSync(schema, edited.replace('"type": "string"', '"type": "string", "minLength": 2'));
+    const afterRule = await run();
+    expect(afterRule.stale).toContain('packages/fixie/src/generated/1.0/validators.js');
+    expect(pieces()).toBe(piecesBefore + 1);
+    await run({ check: false });
+    expect(await run({ cache: false })).toEqual({ stale: [], cached: false, rendered: all });
     // The manifest is read by every part: every key changes (the plan alone tells, without rendering again).
     const keys = () => new Map(planRun(root, only).units.map((u) => [u.id, u.key]));
     const before = keys();

@@ -10,9 +10,16 @@ import type { TypesMaker } from '../emit/types/types-process.js';
 import type { GenerateOptions } from '../generate.js';
 import { joinOutputs, type UnitOutput } from '../run-units.js';
 import { type CheckResult, type OutputFile, writeFiles } from '../write/write-files.js';
+import { PIECES_DIR, PIECES_KEPT, pieceMemo } from './piece-memo.js';
 import { planRun } from './run-plan.js';
 import { checkAgainstStamp, keepStamp, readStamp, STAMP_FILE, stampFile } from './stamp.js';
-import { pruneUnitRecords, readUnitRecord, saveUnitRecord } from './unit-records.js';
+import {
+  pruneRecords,
+  pruneUnitRecords,
+  RUN_CACHE_DIR,
+  readUnitRecord,
+  saveUnitRecord,
+} from './unit-records.js';
 
 /**
  * Options of a cached run: those of `generate` (but `parallel` defaults to true: this is the command's run), and
@@ -82,6 +89,8 @@ async function cachedRun(options: CachedGenerateOptions, types?: TypesMaker): Pr
     );
   const missing = plan.units.filter((u) => !kept.has(u.id));
   const started = types ? { types } : {};
+  // Pieces of the parts rendered (piece-memo.ts), through the cache as the parts are.
+  const memo = cache ? pieceMemo(root, plan.generator) : undefined;
   let output: UnitOutput;
   if (!cache) {
     // --no-cache: the whole pipeline, as `generate` without the cache runs it.
@@ -93,7 +102,7 @@ async function cachedRun(options: CachedGenerateOptions, types?: TypesMaker): Pr
         : await (await import('../generate.js')).renderUnits(
             root,
             missing.map((u) => u.unit),
-            { parallel, ...started },
+            { parallel, ...started, ...(memo ? { memo } : {}) },
           );
     output = joinOutputs(
       plan.units.map((u) => u.id),
@@ -105,6 +114,7 @@ async function cachedRun(options: CachedGenerateOptions, types?: TypesMaker): Pr
       if (mine) await saveUnitRecord(root, u, mine);
     }
     if (missing.length > 0) await pruneUnitRecords(root);
+    if (memo && memo.made() > 0) await pruneRecords(path.join(root, RUN_CACHE_DIR, PIECES_DIR), PIECES_KEPT);
   }
   const files: OutputFile[] = [...output.files];
   if (stamp !== false) {

@@ -25,6 +25,8 @@ export interface PlannedUnit {
 /** A run's parts, and the key of the whole run (the stamp's: every part's key, and the protocols asked for). */
 export interface RunPlan {
   key: string;
+  /** The generator's own hash (its sources, the runtime modules they import, its manifest and the lockfile). */
+  generator: string;
   units: PlannedUnit[];
 }
 
@@ -250,7 +252,7 @@ export function planRun(root: string, protocols?: readonly string[]): RunPlan {
 
   const run = createHash('sha256').update(`${JSON.stringify(protocols ?? null)}\n`);
   for (const u of planned) run.update(`${u.id}\0${u.key}\n`);
-  return { key: run.digest('hex'), units: planned };
+  return { key: run.digest('hex'), generator, units: planned };
 }
 
 /** The key of a run over `root` (for `protocols`, or all): the stamp's key, `planRun(…).key`. */

@@ -65,8 +65,12 @@ export async function saveUnitRecord(root: string, planned: PlannedUnit, output:
 }
 
 /** Drops the records used longest ago beyond `kept`. */
-export async function pruneUnitRecords(root: string, kept = RECORDS_KEPT): Promise<void> {
-  const dir = path.join(root, RUN_CACHE_DIR, UNITS_DIR);
+export function pruneUnitRecords(root: string, kept = RECORDS_KEPT): Promise<void> {
+  return pruneRecords(path.join(root, RUN_CACHE_DIR, UNITS_DIR), kept);
+}
+
+/** Drops the record files (`*.json`) of `dir` used longest ago beyond `kept`. */
+export async function pruneRecords(dir: string, kept: number): Promise<void> {
   const names = (await readdir(dir).catch((): string[] => [])).filter((n) => n.endsWith('.json'));
   if (names.length <= kept) return;
   const dated = await Promise.all(

@@ -1,4 +1,5 @@
 // Emit stage: every emitter over one protocol version, each returning the text of one file. Nothing here writes.
+import type { PieceMemo } from '../cache/piece-memo.js';
 import type { ProtocolModel } from '../model/protocol-model.js';
 import { emitBinding } from './binding/emit-binding.js';
 import { emitClient } from './client/emit-client.js';
@@ -13,7 +14,7 @@ import {
   emitMessageValidatorDeclarations,
   emitParameterValidatorDeclarations,
 } from './validators/emit-validator-declarations.js';
-import { emitMessageValidators, emitParameterValidators } from './validators/emit-validators.js';
+import { emitParameterValidators, messageValidators } from './validators/emit-validators.js';
 
 /** One file an emitter produced: where it goes (relative to its version folder), what it was made from, its text. */
 export interface EmittedFile {
@@ -31,13 +32,14 @@ export interface EmittedFile {
 export async function emitVersion(
   model: ProtocolModel,
   types: TypesMaker = IN_PROCESS,
+  memo?: PieceMemo,
 ): Promise<EmittedFile[]> {
   const schemas = `${model.dir}/*.schema.json`;
   const surface = model.openapiFile;
   const typed = types.emit(model);
   // Awaited below; if another emitter throws first, this promise's failure is not left unhandled.
   typed.catch(() => undefined);
-  const validators = String(emitMessageValidators(model));
+  const validators = messageValidators(model, memo);
   const validatorDeclarations = String(emitMessageValidatorDeclarations(model));
   const parameters = String(emitParameterValidators(model));
   const parameterDeclarations = String(emitParameterValidatorDeclarations(model));

@@ -2,6 +2,7 @@
 // body schema and every operation's parameters, after schema rewrites that make the code faster and stay exact.
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { createAjv, forAjv, notCompiled } from '../../ajv.js';
+import type { PieceMemo } from '../../cache/piece-memo.js';
 import { type Diagnostic, DiagnosticsError } from '../../diagnostics.js';
 import { SCHEMA_ID_BASE } from '../../load/load-protocols.js';
 import type {
@@ -18,6 +19,7 @@ import { emitFastPaths, type FastPaths } from './fast-path/index.js';
 import { pickBranches } from './pick-branch.js';
 import { boundLengthCounts } from './string-length.js';
 import { dropUnusedTracking } from './unused-tracking.js';
+import { withoutAnnotations } from './without-annotations.js';
 
 // ajv's standalone module is CommonJS: its types put the function under `.default`, and so does the module itself
 // (the function is `module.exports` and its own `.default`), whichever of the two an ESM import hands us.
@@ -85,6 +87,51 @@ export function rpcValidators(model: ProtocolModel): InlineValidator[] {
  * conformance kit all show a message's every problem.
  */
 export function emitMessageValidators(model: ProtocolModel): Code {
+  return emitFrom(messageValidatorsInput(model));
+}
+
+/**
+ * The message validators' text (emitMessageValidators), through `memo` when the run has a cache: the same input (the
+ * schemas without their prose) gives the same text, so a version whose edit touched only its prose is not compiled
+ * again.
+ */
+export function messageValidators(model: ProtocolModel, memo?: PieceMemo): string {
+  const input = messageValidatorsInput(model);
+  const make = () => String(emitFrom(input));
+  return memo ? memo.recall('message-validators', input, make) : make();
+}
+
+/**
+ * What the message validators are made of, and nothing else: each type's name, `$id`, file and schema, and each
+ * inline validator, every schema without its prose annotations (without-annotations.ts). Plain data: its JSON is the
+ * key under which the generator's cache keeps the validators (emit-version.ts).
+ */
+export interface MessageValidatorsInput {
+  types: Array<{ name: string; id: string; file: string; schema: Record<string, unknown> }>;
+  inline: InlineValidator[];
+  /** The `$id` base of the inline validators' schemas. */
+  base: string;
+}
+
+/** The message validators' input of a version (see MessageValidatorsInput). */
+export function messageValidatorsInput(model: ProtocolModel): MessageValidatorsInput {
+  return {
+    types: model.types.map((t) => ({
+      name: t.name,
+      id: t.id,
+      file: t.file,
+      schema: withoutAnnotations(t.schema),
+    })),
+    inline: [...inlineValidators(model), ...rpcValidators(model)].map((v) => ({
+      exportName: v.exportName,
+      schema: withoutAnnotations(v.schema),
+    })),
+    base: baseOf(model),
+  };
+}
+
+/** Makes the message validators of an input; reads nothing else. */
+function emitFrom(input: MessageValidatorsInput): Code {
   const ajv = createAjv({ code: { source: true, esm: true, lines: true }, allErrors: true });
   const exports: Record<string, string> = {};
   const schemas = new Map<string, Record<string, unknown>>();
@@ -97,18 +144,18 @@ export function emitMessageValidators(model: ProtocolModel): Code {
     ajv.addSchema(schema);
     schemas.set(String(schema.$id), schema);
   };
-  const files = new Map(model.types.map((t) => [`${t.name}.schema.json`, t.schema]));
-  for (const t of model.types) {
+  const files = new Map(input.types.map((t) => [`${t.name}.schema.json`, t.schema]));
+  for (const t of input.types) {
     add(forSpeed(inlineAllOfRefs(forAjv(t.schema), files)));
     exports[t.name] = t.id;
   }
-  for (const v of [...inlineValidators(model), ...rpcValidators(model)]) {
-    const id = `${baseOf(model)}/inline/${v.exportName}.json`;
+  for (const v of input.inline) {
+    const id = `${input.base}/inline/${v.exportName}.json`;
     add(forSpeed(forAjv({ ...v.schema, $id: id })));
     exports[v.exportName] = id;
   }
   dropUnusedTracking(ajv, schemas.values());
-  compileTypes(ajv, model);
+  compileTypes(ajv, input);
   return toEsm(withFastPaths(toStandalone(ajv, exports), emitFastPaths(schemas, exports)));
 }
 
@@ -117,9 +164,9 @@ export function emitMessageValidators(model: ProtocolModel): Code {
  * reports each that does not compile, as validateVersion does: a version's render leaves this check to here
  * (render-version.ts), so that its schemas are compiled once.
  */
-function compileTypes(ajv: ReturnType<typeof createAjv>, model: ProtocolModel): void {
+function compileTypes(ajv: ReturnType<typeof createAjv>, input: MessageValidatorsInput): void {
   const problems: Diagnostic[] = [];
-  for (const t of model.types) {
+  for (const t of input.types) {
     try {
       ajv.getSchema(t.id);
     } catch (error) {

@@ -1,6 +1,6 @@
 
 export const Base = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Base.schema.json","title":"Base","description":"What every record has.","type":"object","required":["id"],"properties":{"id":{"type":"string"}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Base.schema.json","type":"object","required":["id"],"properties":{"id":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/allof-chain/1/Base.schema.json" */;
@@ -53,7 +53,7 @@ return errors === 0;
 validate20.evaluated = {"props":{"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Named = fastFirst(fast2, validate21);
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Named.schema.json","title":"Named","description":"A record with a name.","type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}};
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Named.schema.json","type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/allof-chain/1/Named.schema.json" */;
@@ -140,7 +140,7 @@ return errors === 0;
 validate21.evaluated = {"props":{"name":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Person = fastFirst(fast5, validate22);
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Person.schema.json","title":"Person","description":"A named record with an age; no other keys.","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}}],"properties":{"age":{"type":"integer","minimum":0}},"unevaluatedProperties":false};
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/allof-chain/1/Person.schema.json","type":"object","allOf":[{"type":"object","allOf":[{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}],"required":["name"],"properties":{"name":{"type":"string"}}}],"properties":{"age":{"type":"integer","minimum":0}},"unevaluatedProperties":false};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/allof-chain/1/Person.schema.json" */;

@@ -1,6 +1,6 @@
 
 export const Tick = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/json-rpc/1/Tick.schema.json","title":"Tick","description":"One event of a stream.","type":"object","required":["seq"],"properties":{"seq":{"type":"integer","minimum":0},"note":{"description":"Anything at all."}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/json-rpc/1/Tick.schema.json","type":"object","required":["seq"],"properties":{"seq":{"type":"integer","minimum":0},"note":{}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/json-rpc/1/Tick.schema.json" */;

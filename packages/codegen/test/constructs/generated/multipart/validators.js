@@ -1,6 +1,6 @@
 
 export const Upload = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/multipart/1/Upload.schema.json","title":"Upload","description":"A file and where to put it.","type":"object","required":["file"],"properties":{"file":{"type":"string","format":"binary"},"folder":{"type":"string"}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/multipart/1/Upload.schema.json","type":"object","required":["file"],"properties":{"file":{"type":"string","format":"binary"},"folder":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/multipart/1/Upload.schema.json" */;

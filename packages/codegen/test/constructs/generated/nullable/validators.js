@@ -1,7 +1,7 @@
 import runtime0 from "ajv/dist/runtime/ucs2length.js";
 import runtime1 from "ajv/dist/runtime/ucs2length.js";
 export const Note = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/nullable/1/Note.schema.json","title":"Note","description":"A note whose title may be null and whose tags may be absent or null.","type":"object","required":["title"],"properties":{"title":{"type":["string","null"],"maxLength":10},"tags":{"type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/nullable/1/Note.schema.json","type":"object","required":["title"],"properties":{"title":{"type":["string","null"],"maxLength":10},"tags":{"type":["array","null"],"items":{"type":"string"}}},"additionalProperties":false};
 const func1 = (runtime0.default ?? runtime0);
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

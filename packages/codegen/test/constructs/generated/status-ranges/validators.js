@@ -1,6 +1,6 @@
 
 export const Receipt = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/status-ranges/1/Receipt.schema.json","title":"Receipt","description":"What the agent answers when it took the order.","type":"object","required":["id"],"properties":{"id":{"type":"string"}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/status-ranges/1/Receipt.schema.json","type":"object","required":["id"],"properties":{"id":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/status-ranges/1/Receipt.schema.json" */;
@@ -45,7 +45,7 @@ return errors === 0;
 }
 
 export const Failure = fastFirst(fast2, validate21);
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/status-ranges/1/Failure.schema.json","title":"Failure","description":"Why the order failed.","type":"object","required":["reason"],"properties":{"reason":{"type":"string"}}};
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/status-ranges/1/Failure.schema.json","type":"object","required":["reason"],"properties":{"reason":{"type":"string"}}};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/status-ranges/1/Failure.schema.json" */;

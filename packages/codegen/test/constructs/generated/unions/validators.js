@@ -1,6 +1,6 @@
 
 export const Circle = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Circle.schema.json","title":"Circle","description":"A circle.","type":"object","required":["kind","radius"],"properties":{"kind":{"const":"circle"},"radius":{"type":"number","minimum":0}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Circle.schema.json","type":"object","required":["kind","radius"],"properties":{"kind":{"const":"circle"},"radius":{"type":"number","minimum":0}},"additionalProperties":false};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/unions/1/Circle.schema.json" */;
@@ -92,7 +92,7 @@ return errors === 0;
 }
 
 export const Square = fastFirst(fast4, validate21);
-const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Square.schema.json","title":"Square","description":"A square.","type":"object","required":["kind","side"],"properties":{"kind":{"const":"square"},"side":{"type":"number","minimum":0}},"additionalProperties":false};
+const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Square.schema.json","type":"object","required":["kind","side"],"properties":{"kind":{"const":"square"},"side":{"type":"number","minimum":0}},"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/unions/1/Square.schema.json" */;
@@ -184,7 +184,7 @@ return errors === 0;
 }
 
 export const Shape = fastFirst(fast8, validate22);
-const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Shape.schema.json","title":"Shape","description":"A circle or a square, by `kind`.","type":"object","oneOf":[{"$ref":"Circle.schema.json"},{"$ref":"Square.schema.json"}],"discriminator":{"propertyName":"kind"}};
+const schema33 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/unions/1/Shape.schema.json","type":"object","oneOf":[{"$ref":"Circle.schema.json"},{"$ref":"Square.schema.json"}],"discriminator":{"propertyName":"kind"}};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/unions/1/Shape.schema.json" */;

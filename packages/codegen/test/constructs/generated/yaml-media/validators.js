@@ -1,6 +1,6 @@
 
 export const Card = fastFirst(fast0, validate20);
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/yaml-media/1/Card.schema.json","title":"Card","description":"What the agent says about itself.","type":"object","required":["name"],"properties":{"name":{"type":"string"}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/yaml-media/1/Card.schema.json","type":"object","required":["name"],"properties":{"name":{"type":"string"}}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/yaml-media/1/Card.schema.json" */;
