@@ -38,7 +38,7 @@ export async function readSource(
   // Read in one call: a version is hundreds of small files, and a promise per read costs more than the read.
   const text = readFileSync(file, 'utf8');
   try {
-    const parsed = kind === 'json' ? parseJsonWithLocator(text) : parseYamlWithLocator(text);
+    const parsed = kind === 'json' ? parseJsonLazily(text) : parseYamlWithLocator(text);
     return { file: rel, text, ...parsed };
   } catch (error) {
     diagnostics.push({
@@ -48,6 +48,54 @@ export async function readSource(
     });
     return undefined;
   }
+}
+
+/**
+ * Nesting past which a JSON file is parsed by the locating parser at once: it recurses, and says a document too deep
+ * for its stack is (a diagnostic, not a crash further on).
+ */
+const LAZY_DEPTH = 256;
+
+/**
+ * A JSON file's value and locator, the locator made only when first asked: most files are never pointed into, and
+ * JSON.parse is many times faster than the locating parser (both give the same values: own properties, the last of a
+ * repeated key). A text JSON.parse refuses, or nested past LAZY_DEPTH, goes to the locating parser, for its line and
+ * column or its depth error.
+ */
+export function parseJsonLazily(text: string): { value: unknown; locate: Locator } {
+  if (nesting(text) > LAZY_DEPTH) return parseJsonWithLocator(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parseJsonWithLocator(text);
+  }
+  let locator: Locator | undefined;
+  const locate: Locator = (pointer) => {
+    locator ??= parseJsonWithLocator(text).locate;
+    return locator(pointer);
+  };
+  return { value, locate };
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted). */
+function nesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // a backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
 }
 
 /** Turns a platform path into the forward-slash form used in diagnostics and banners. */
