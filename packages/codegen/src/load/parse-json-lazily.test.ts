@@ -1,5 +1,6 @@
 import { parseJsonWithLocator } from '@agentproto/runtime/locate';
 import { describe, expect, it } from 'vitest';
+import { record } from '../../../../test/support/typed.js';
 import { parseJsonLazily } from './source-file.js';
 
 describe('load > JSON parsed at once, located on demand', () => {
@@ -10,7 +11,7 @@ describe('load > JSON parsed at once, located on demand', () => {
     const lazy = parseJsonLazily(text);
     const eager = parseJsonWithLocator(text);
     expect(lazy.value).toStrictEqual(eager.value);
-    expect(Object.keys(lazy.value as object)).toEqual(['a', '__proto__', 'a2', 'd']);
+    expect(Object.keys(record(lazy.value))).toEqual(['a', '__proto__', 'a2', 'd']);
     for (const pointer of ['', '/a', '/a/1/b', '/__proto__/c', '/d', '/missing'])
       expect(lazy.locate(pointer), pointer).toBe(eager.locate(pointer));
   });
