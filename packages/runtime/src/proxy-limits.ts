@@ -10,18 +10,22 @@ export interface ProxyLimits {
   itemLength: number;
   /** Most bodies and streams checked at the same time; more pass through unchecked. */
   concurrent: number;
+  /** Longest message head (request or status line and header fields) read, in bytes; a longer request gets a 431. */
+  headBytes: number;
   /** Most bytes of the session file waiting to be written; past them records are dropped (and the file says so). */
   sessionBacklogBytes: number;
 }
 
 /**
  * The limits a proxy starts with. Agent messages are a few kilobytes; 8 MiB leaves room for long answers, 1 Mi
- * characters for any event, and 64 bodies or streams at once for a busy client: at most about 64 × 8 MiB held.
+ * characters for any event, and 64 bodies or streams at once for a busy client: at most about 64 × 8 MiB held. Heads
+ * up to 16 KiB, node:http's default (`--max-http-header-size`).
  */
 export const DEFAULT_PROXY_LIMITS: Readonly<ProxyLimits> = Object.freeze({
   bodyBytes: 8 * 1024 * 1024,
   itemLength: 1024 * 1024,
   concurrent: 64,
+  headBytes: 16 * 1024,
   sessionBacklogBytes: 8 * 1024 * 1024,
 });
 

@@ -3,7 +3,7 @@
 // before another is held on a promise the other side resolves.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveBinding } from '@agentproto/registry';
@@ -90,6 +90,48 @@ function send(
     req.end(options.body);
   });
 }
+
+/**
+ * Bytes written to `url`'s port on one connection, and what came back until `done` says it is all there (or the
+ * connection closed): the framing tests speak HTTP/1.1 by hand, as no client library would (pipelining, bad heads).
+ */
+function talk(url: string, bytes: string, done: (text: string) => boolean = () => false) {
+  return new Promise<{ text: string; closed: boolean }>((resolve, reject) => {
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      if (done(text)) {
+        socket.destroy();
+        resolve({ text, closed: false });
+      }
+    });
+    socket.on('close', () => resolve({ text, closed: true }));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
+}
+
+/** An agent on 127.0.0.1 that answers every connection's first bytes with `answer`, raw, then closes (or not). */
+async function rawAgent(answer: string, close: boolean): Promise<string> {
+  const server = net.createServer((socket) => {
+    socket.once('data', () => (close ? socket.end(answer) : socket.write(answer)));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push({
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // sound: net.Server has no closeAllConnections; the proxy has closed its connections by now (it closes first)
+      }),
+  });
+  // sound: a server listening on a TCP port has an AddressInfo
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The status lines of the answers in `text`, in order. */
+const statusLines = (text: string) => text.match(/HTTP\/1\.1 \d{3}[^\r]*/g) ?? [];
 
 const json = (value: unknown) => JSON.stringify(value);
 /** The headers an agent wrote, without those node:http adds to every answer (Date, Connection, Keep-Alive). */
@@ -682,5 +724,149 @@ describe('agentproto proxy', () => {
     expect(notes()).toEqual([
       expect.objectContaining({ message: expect.stringContaining('connection refused') }),
     ]);
+  });
+});
+
+describe('agentproto proxy > HTTP/1.1 framing', () => {
+  const echoId = async () =>
+    agent((req, res) => {
+      const body = json({ ...TASK, task_id: req.url?.split('/').pop() });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    });
+
+  it('pipelining > requests written before the first answer are answered in order, one by one', async () => {
+    const target = await echoId();
+    // In front of the agent, a pass-through that counts the connections the proxy opens: one, used in turn.
+    let connections = 0;
+    const counter = net.createServer((socket) => {
+      connections++;
+      const to = net.connect(Number(new URL(target.url).port), '127.0.0.1');
+      socket.pipe(to).pipe(socket);
+      socket.on('error', () => to.destroy());
+      to.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => counter.close(() => resolve())) });
+    // sound: a server listening on a TCP port has an AddressInfo
+    const port = (counter.address() as AddressInfo).port;
+    const { running, reports } = await proxy('agent-protocol', `http://127.0.0.1:${port}`);
+    const get = (id: string) => `GET /ap/v1/agent/tasks/${id} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const { text } = await talk(running.url, get('first') + get('second') + get('third'), (t) =>
+      t.includes('"third"'),
+    );
+    expect(statusLines(text)).toEqual(['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK']);
+    expect([text.indexOf('"first"'), text.indexOf('"second"'), text.indexOf('"third"')]).toEqual(
+      [text.indexOf('"first"'), text.indexOf('"second"'), text.indexOf('"third"')].sort((a, b) => a - b),
+    );
+    expect(text.indexOf('"first"')).toBeGreaterThan(0);
+    expect(target.seen).toHaveLength(3);
+    expect(connections).toBe(1);
+    expect(reports.filter((r) => r.kind === 'invalid')).toEqual([]);
+    expect(running.stats().exchanges).toBe(3);
+  });
+
+  it('bodiless > an answer to HEAD has no body, and the next request on the connection is answered', async () => {
+    const target = await echoId();
+    const { running } = await proxy('agent-protocol', target.url);
+    const { text } = await talk(
+      running.url,
+      'HEAD /ap/v1/agent/tasks/h HTTP/1.1\r\nHost: x\r\n\r\nGET /ap/v1/agent/tasks/g HTTP/1.1\r\nHost: x\r\n\r\n',
+      (t) => t.includes('"g"'),
+    );
+    expect(statusLines(text)).toHaveLength(2);
+    expect(text).not.toContain('"h"');
+  });
+
+  it('interim > a 100 Continue passes on before the final answer', async () => {
+    // The final answer is invalid: reported only when the proxy reads it as the answer, not as the 100's body.
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json({ ...TASK, artifacts: 'none' }));
+    });
+    const { running, invalid } = await proxy('agent-protocol', target.url);
+    const body = json({ input: 'hi' });
+    const { text } = await talk(
+      running.url,
+      `POST /ap/v1/agent/tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      (t) => t.includes('"none"'),
+    );
+    expect(statusLines(text)).toEqual(['HTTP/1.1 100 Continue', 'HTTP/1.1 200 OK']);
+    expect(invalid()).toEqual([expect.objectContaining({ direction: 'response' })]);
+  });
+
+  it('chunked > a chunked request body reaches the agent whole and is checked', async () => {
+    const target = await echoId();
+    const { running, invalid } = await proxy('agent-protocol', target.url);
+    const { text } = await talk(
+      running.url,
+      'POST /ap/v1/agent/tasks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"inp\r\n8\r\nut": 42}\r\n0\r\n\r\n',
+      (t) => t.includes('"tasks"'),
+    );
+    expect(statusLines(text)).toEqual(['HTTP/1.1 200 OK']);
+    expect(target.seen[0]?.body.toString()).toBe('{"input": 42}');
+    expect(invalid()).toEqual([
+      expect.objectContaining({
+        direction: 'request',
+        issues: [expect.objectContaining({ pointer: '/input' })],
+      }),
+    ]);
+  });
+
+  it('close-delimited > an answer that ends when the agent closes passes whole, and ends the client connection', async () => {
+    const body = json(TASK);
+    const url = await rawAgent(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n${body}`, true);
+    const { running, reports } = await proxy('agent-protocol', url);
+    const { text, closed } = await talk(running.url, 'GET /ap/v1/agent/tasks/t HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(closed).toBe(true);
+    expect(text.endsWith(`\r\n\r\n${body}`)).toBe(true);
+    expect(reports).toEqual([]);
+  });
+
+  it('refused > what is not an HTTP/1.1 exchange gets a clear answer and never reaches the agent', async () => {
+    const target = await echoId();
+    const { running } = await proxy('agent-protocol', target.url, { limits: { headBytes: 1024 } });
+    for (const [given, want] of [
+      [
+        'GET /ap/v1/agent/tasks HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+        501,
+      ],
+      ['CONNECT agent:443 HTTP/1.1\r\nHost: agent:443\r\n\r\n', 501],
+      ['NOT HTTP\r\n\r\n', 400],
+      ['GET / HTTP/1.1\r\nHost : x\r\n\r\n', 400],
+      ['POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n', 400],
+      [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(2048)}\r\n\r\n`, 431],
+    ] as const) {
+      const { text, closed } = await talk(running.url, given);
+      expect(closed).toBe(true);
+      expect(statusLines(text)[0]).toMatch(new RegExp(`^HTTP/1.1 ${want} `));
+      const problem = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+      expect(problem).toMatchObject({ status: want, detail: expect.stringContaining('agentproto proxy') });
+    }
+    expect(target.seen).toEqual([]);
+  });
+
+  it('broken answers > bytes after an answer never reach the client, and that connection is not used again', async () => {
+    const url = await rawAgent(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}GARBAGE',
+      false,
+    );
+    const { running } = await proxy('agent-protocol', url);
+    for (let i = 0; i < 2; i++) {
+      // The raw agent answers once per connection: a second request on the first connection would get nothing.
+      const { text } = await talk(running.url, 'GET /ap/v1/agent/tasks/t HTTP/1.1\r\nHost: x\r\n\r\n', (t) =>
+        t.endsWith('{}'),
+      );
+      expect(text.endsWith('\r\n\r\n{}')).toBe(true);
+      expect(text).not.toContain('GARBAGE');
+    }
+  });
+
+  it('broken answers > bytes that are not HTTP/1.1 get the client a 502', async () => {
+    const url = await rawAgent('SMTP ready\r\n\r\n', false);
+    const { running, notes } = await proxy('agent-protocol', url);
+    const via = await send(`${running.url}/ap/v1/agent/tasks`);
+    expect(via.status).toBe(502);
+    expect(notes().map((n) => n.message)).toEqual([expect.stringContaining('not HTTP/1.1')]);
   });
 });

@@ -12,7 +12,13 @@ import {
   type Inflate,
   inflateSync,
 } from 'node:zlib';
-import { FrameReader, type ParsedFrame, parseFrame, type StreamFraming } from '@agentproto/runtime/contract';
+import {
+  type Frame,
+  FrameReader,
+  type ParsedFrame,
+  parseFrame,
+  type StreamFraming,
+} from '@agentproto/runtime/contract';
 
 /** How many bytes the taps hold at once, and the most they ever held: what the limits bound. */
 export class HeldBytes {
@@ -115,6 +121,12 @@ export class BodyTap {
     }
   }
 
+  /** Lets go of what the tap holds, unread (the exchange was cut). */
+  dispose(): void {
+    this.over = true;
+    this.drop();
+  }
+
   private drop(): void {
     this.held.release(this.kept);
     this.kept = 0;
@@ -155,7 +167,7 @@ export class StreamTap {
       (frame) => {
         if (this.stopped) return;
         if (sse && frame.tooLong === undefined && frame.data === '') return;
-        onFrame(parseFrame(frame));
+        onFrame(parsedInPlace(frame));
       },
       limit,
     );
@@ -216,4 +228,23 @@ export class StreamTap {
     this.onStop(reason);
     this.settle();
   }
+}
+
+/**
+ * A frame the reader made for this call, read as JSON by gaining `ok` and `value` itself: no copy of it per item (the
+ * proxy reads every item of every stream it passes). What does not parse goes through `parseFrame`, for its message.
+ */
+function parsedInPlace(frame: Frame): ParsedFrame {
+  if (frame.tooLong !== undefined) return parseFrame(frame);
+  let value: unknown;
+  try {
+    value = JSON.parse(frame.data);
+  } catch {
+    return parseFrame(frame);
+  }
+  // sound: the frame is the reader's own, made for this call and kept by nobody else; it gains ParsedFrame's fields
+  const parsed = frame as Frame & { ok: true; value: unknown };
+  parsed.ok = true;
+  parsed.value = value;
+  return parsed;
 }

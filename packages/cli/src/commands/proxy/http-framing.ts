@@ -1,0 +1,381 @@
+// The proxy's view of HTTP/1.1 on a connection it passes bytes through: where each message's head ends, how its body
+// is framed (RFC 9112 §6: Content-Length, chunked, or until the connection closes; none for HEAD, 1xx, 204 and 304
+// answers), and where the message ends. It only reads: the caller writes the bytes on as they came, cut at the
+// positions this reports. The reader stops at each message's end, so that the caller can hold what follows (a
+// pipelined request, or bytes an agent sent after its answer).
+//
+// Hand-written rather than http-parser-js (0.5.10, in the lockfile): that parser runs on past a message's end within
+// one `execute` call and reports no position for it (only an internal field), hands bodies over de-chunked with no way
+// to find the raw bytes, and refuses methods outside its fixed list. Node's own llhttp binding is not public in Node 20.
+
+/** One message's head, as read from the wire. */
+export interface MessageHead {
+  /** A request's method and target; empty for an answer. */
+  method: string;
+  target: string;
+  /** An answer's status and reason phrase; 0 and empty for a request. */
+  status: number;
+  reason: string;
+  /** `HTTP/1.x`: the minor version, 0 or 1. */
+  minor: number;
+  /** Header names and values as sent (values without surrounding whitespace), alternately: node:http's rawHeaders. */
+  raw: string[];
+  /** The connection closes after this message (`Connection: close`, or HTTP/1.0 without keep-alive). */
+  close: boolean;
+  /** A request that asks to switch protocols (`Upgrade`) or to tunnel (`CONNECT`). */
+  upgrade: boolean;
+  /** The `Keep-Alive: timeout=` an answer announces, in seconds, or undefined. */
+  keepAliveSeconds: number | undefined;
+  /** How the body is framed. */
+  body: 'none' | 'length' | 'chunked' | 'close';
+  length: number;
+}
+
+/** What a reader tells as it reads. */
+export interface FramingEvents {
+  /** A head was read whole (its bytes are `reader.headBytes`). */
+  head(head: MessageHead): void;
+  /** Body bytes, without the chunked framing: `buf` from `from` to `to` (a view, not a copy). */
+  data(buf: Buffer, from: number, to: number): void;
+  /** The message ended. */
+  end(): void;
+}
+
+/** Thrown-free error reports: why the bytes are not HTTP/1.1, and the status a request gets for it. */
+export interface FramingError {
+  status: 400 | 431 | 505;
+  message: string;
+}
+
+const HEAD = 0;
+const SIZED = 1;
+const CHUNK_SIZE = 2;
+const CHUNK_DATA = 3;
+const CHUNK_END = 4;
+const TRAILERS = 5;
+const UNTIL_CLOSE = 6;
+
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+/** The longest chunk-size line or trailer line kept across reads. */
+const MAX_LINE = 4096;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Reads the messages of one direction of one connection. */
+export class MessageReader {
+  private state = HEAD;
+  /** A head or a line split across reads, as far as it has come. */
+  private carry: Buffer | undefined;
+  private remaining = 0;
+  /** Set when a head ended in the last `push`: where it ended in that buffer, or -1. */
+  headEnd = -1;
+  /** Where that head started in that buffer, or -1 when it came across reads (then `headBytes` joins them). */
+  headStart = -1;
+  /** The whole head's bytes, once read (a view of the buffer it came in, or the pieces joined). */
+  headBytes: Buffer | undefined;
+  /** Why the bytes are not HTTP/1.1, once they are not: the reader reads no more. */
+  error: FramingError | undefined;
+  /** An answer to HEAD has no body whatever its headers say (RFC 9112 §6.3): set before its answer is read. */
+  noBody = false;
+
+  constructor(
+    private readonly kind: 'request' | 'response',
+    private readonly maxHead: number,
+    private readonly events: FramingEvents,
+  ) {}
+
+  /** Whether the reader is between messages (nothing of the next one read yet). */
+  get idle(): boolean {
+    return this.state === HEAD && this.carry === undefined;
+  }
+
+  /** Whether part of a head has been read and kept (its bytes are not to be passed on yet). */
+  get inHead(): boolean {
+    return this.state === HEAD && this.carry !== undefined;
+  }
+
+  /** Whether a body runs until the connection closes. */
+  get untilClose(): boolean {
+    return this.state === UNTIL_CLOSE;
+  }
+
+  /**
+   * Reads `buf` from `from`, and stops just after a message's end or at the end of `buf`: returns where it stopped, or
+   * -1 when the bytes are not HTTP/1.1 (`error` says why).
+   */
+  push(buf: Buffer, from: number): number {
+    this.headEnd = -1;
+    let pos = from;
+    while (pos < buf.length) {
+      switch (this.state) {
+        case HEAD: {
+          pos = this.readHead(buf, pos);
+          if (pos < 0) return -1;
+          if (this.state === HEAD && this.carry === undefined && this.headEnd >= 0) return pos; // bodiless: ended
+          break;
+        }
+        case SIZED: {
+          const to = Math.min(buf.length, pos + this.remaining);
+          this.events.data(buf, pos, to);
+          this.remaining -= to - pos;
+          pos = to;
+          if (this.remaining === 0) return this.finish(pos);
+          break;
+        }
+        case UNTIL_CLOSE:
+          this.events.data(buf, pos, buf.length);
+          return buf.length;
+        case CHUNK_DATA: {
+          const to = Math.min(buf.length, pos + this.remaining);
+          this.events.data(buf, pos, to);
+          this.remaining -= to - pos;
+          pos = to;
+          if (this.remaining === 0) this.state = CHUNK_END;
+          break;
+        }
+        default: {
+          // A line of the chunked framing: a chunk's size, the CRLF after its data, or a trailer.
+          const nl = buf.indexOf(10, pos);
+          if (nl === -1) {
+            if (!this.keep(buf, pos, buf.length)) return -1;
+            return buf.length;
+          }
+          const line = this.lineOf(buf, pos, nl);
+          pos = nl + 1;
+          if (line === undefined) return -1;
+          if (this.state === CHUNK_SIZE) {
+            const size = Number.parseInt(line.split(';')[0] ?? '', 16);
+            if (!/^[0-9A-Fa-f]+$/.test((line.split(';')[0] ?? '').trim()) || !Number.isSafeInteger(size))
+              return this.fail(400, `a chunk size must be hexadecimal digits, not ${JSON.stringify(line)}`);
+            this.remaining = size;
+            this.state = size === 0 ? TRAILERS : CHUNK_DATA;
+          } else if (this.state === CHUNK_END) {
+            if (line !== '') return this.fail(400, 'chunk data must end with CRLF');
+            this.state = CHUNK_SIZE;
+          } else if (line === '') return this.finish(pos);
+        }
+      }
+    }
+    return pos;
+  }
+
+  /** The connection closed: ends a body that runs until then; false when a message was cut short. */
+  end(): boolean {
+    if (this.state === UNTIL_CLOSE) {
+      this.finish(0);
+      return true;
+    }
+    return this.idle;
+  }
+
+  private finish(pos: number): number {
+    this.state = HEAD;
+    this.events.end();
+    return pos;
+  }
+
+  private fail(status: FramingError['status'], message: string): number {
+    this.error = { status, message };
+    this.state = HEAD;
+    return -1;
+  }
+
+  /** Keeps a partial line across reads, within MAX_LINE. */
+  private keep(buf: Buffer, from: number, to: number): boolean {
+    const piece = buf.subarray(from, to);
+    this.carry = this.carry ? Buffer.concat([this.carry, piece]) : Buffer.from(piece);
+    if (this.carry.length <= MAX_LINE) return true;
+    this.fail(400, `a line of the chunked framing is longer than ${MAX_LINE} bytes`);
+    return false;
+  }
+
+  private lineOf(buf: Buffer, from: number, nl: number): string | undefined {
+    let text = buf.toString('latin1', from, nl);
+    if (this.carry) {
+      text = this.carry.toString('latin1') + text;
+      this.carry = undefined;
+      if (text.length > MAX_LINE) {
+        this.fail(400, `a line of the chunked framing is longer than ${MAX_LINE} bytes`);
+        return undefined;
+      }
+    }
+    return text.endsWith('\r') ? text.slice(0, -1) : text;
+  }
+
+  /** Reads a head from `pos`: returns where it stopped (after the head, or the end of `buf`), or -1. */
+  private readHead(buf: Buffer, pos: number): number {
+    let bytes: Buffer;
+    let start = pos;
+    let end: number;
+    if (this.carry === undefined) {
+      // Empty lines before a request line are skipped (RFC 9112 §2.2).
+      while (start < buf.length && (buf[start] === 13 || buf[start] === 10)) start++;
+      if (start === buf.length) return start;
+      const found = buf.indexOf(CRLFCRLF, start);
+      if (found === -1) {
+        this.carry = Buffer.from(buf.subarray(start));
+        return this.tooLong(this.carry.length) ? -1 : buf.length;
+      }
+      end = found + 4;
+      bytes = buf.subarray(start, end);
+      this.headStart = start;
+    } else {
+      const before = this.carry.length;
+      const joined = Buffer.concat([this.carry, buf.subarray(pos)]);
+      const found = joined.indexOf(CRLFCRLF, Math.max(0, before - 3));
+      if (found === -1) {
+        this.carry = joined;
+        return this.tooLong(joined.length) ? -1 : buf.length;
+      }
+      this.carry = undefined;
+      end = pos + found + 4 - before;
+      bytes = joined.subarray(0, found + 4);
+      this.headStart = -1;
+    }
+    if (this.tooLong(bytes.length)) return -1;
+    this.carry = undefined;
+    this.headBytes = bytes;
+    this.headEnd = end;
+    const head = this.parseHead(bytes.toString('latin1', 0, bytes.length - 4));
+    if (!head) return -1;
+    this.events.head(head);
+    if (head.body === 'none') {
+      this.state = HEAD;
+      this.events.end();
+    } else if (head.body === 'length') {
+      this.remaining = head.length;
+      this.state = SIZED;
+    } else this.state = head.body === 'chunked' ? CHUNK_SIZE : UNTIL_CLOSE;
+    return end;
+  }
+
+  private tooLong(size: number): boolean {
+    if (size <= this.maxHead) return false;
+    this.fail(431, `the head is longer than ${this.maxHead} bytes (limit headBytes)`);
+    return true;
+  }
+
+  private parseHead(text: string): MessageHead | undefined {
+    const lines = text.split('\r\n');
+    const first = lines[0] ?? '';
+    const a = first.indexOf(' ');
+    const b = a === -1 ? -1 : first.indexOf(' ', a + 1);
+    const head: MessageHead = {
+      method: '',
+      target: '',
+      status: 0,
+      reason: '',
+      minor: 1,
+      raw: [],
+      close: false,
+      upgrade: false,
+      keepAliveSeconds: undefined,
+      body: 'none',
+      length: 0,
+    };
+    let version: string;
+    if (this.kind === 'request') {
+      if (a <= 0 || b === -1)
+        return void this.fail(400, `not an HTTP request line: ${JSON.stringify(first)}`);
+      head.method = first.slice(0, a);
+      head.target = first.slice(a + 1, b);
+      version = first.slice(b + 1);
+      if (!TOKEN.test(head.method) || head.target === '' || head.target.includes(' '))
+        return void this.fail(400, `not an HTTP request line: ${JSON.stringify(first)}`);
+    } else {
+      version = a === -1 ? first : first.slice(0, a);
+      const code = a === -1 ? '' : first.slice(a + 1, b === -1 ? undefined : b);
+      if (!/^[1-5]\d\d$/.test(code))
+        return void this.fail(400, `not an HTTP status line: ${JSON.stringify(first)}`);
+      head.status = Number(code);
+      head.reason = b === -1 ? '' : first.slice(b + 1);
+    }
+    if (version === 'HTTP/1.0') head.minor = 0;
+    else if (version !== 'HTTP/1.1')
+      return void this.fail(505, `HTTP/1.0 and HTTP/1.1 only, not ${JSON.stringify(version)}`);
+
+    let length = -1;
+    let transfer = '';
+    let connection = '';
+    let upgrade = false;
+    const raw = head.raw;
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i] ?? '';
+      const colon = line.indexOf(':');
+      // RFC 9112 §5.1 and §5.2: no whitespace before the colon; a line folded onto the next is refused.
+      if (
+        colon <= 0 ||
+        line.charCodeAt(0) === 32 ||
+        line.charCodeAt(0) === 9 ||
+        !TOKEN.test(line.slice(0, colon))
+      )
+        return void this.fail(400, `not a header field: ${JSON.stringify(line)}`);
+      const name = line.slice(0, colon);
+      const value = trimOws(line, colon + 1);
+      raw.push(name, value);
+      switch (name.length) {
+        case 14:
+          if (name.toLowerCase() === 'content-length') {
+            if (!/^\d+$/.test(value) || (length !== -1 && Number(value) !== length))
+              return void this.fail(
+                400,
+                `Content-Length must be one whole number, not ${JSON.stringify(value)}`,
+              );
+            length = Number(value);
+          }
+          break;
+        case 17:
+          if (name.toLowerCase() === 'transfer-encoding')
+            transfer = transfer ? `${transfer},${value}` : value;
+          break;
+        case 10: {
+          const lower = name.toLowerCase();
+          if (lower === 'connection') connection = `${connection},${value.toLowerCase()}`;
+          else if (lower === 'keep-alive') {
+            const timeout = /(?:^|[,;\s])timeout=(\d+)/i.exec(value)?.[1];
+            if (timeout !== undefined) head.keepAliveSeconds = Number(timeout);
+          }
+          break;
+        }
+        case 7:
+          if (name.toLowerCase() === 'upgrade') upgrade = true;
+          break;
+      }
+    }
+    const tokens = connection === '' ? [] : connection.split(',').map((t) => t.trim());
+    head.close = tokens.includes('close') || (head.minor === 0 && !tokens.includes('keep-alive'));
+    const chunked = transfer !== '' && /(?:^|,)\s*chunked\s*$/i.test(transfer);
+    if (this.kind === 'request') {
+      head.upgrade = head.method === 'CONNECT' || (upgrade && tokens.includes('upgrade'));
+      // RFC 9112 §6.1 and §6.3: a request with both, or with a coding other than chunked last, is refused.
+      if (transfer !== '' && (length !== -1 || !chunked))
+        return void this.fail(
+          400,
+          'Transfer-Encoding must end with chunked, and not come with Content-Length',
+        );
+      if (chunked) head.body = 'chunked';
+      else if (length > 0) {
+        head.body = 'length';
+        head.length = length;
+      }
+      return head;
+    }
+    // RFC 9112 §6.3, in its order.
+    if (this.noBody || head.status < 200 || head.status === 204 || head.status === 304) head.body = 'none';
+    else if (transfer !== '') head.body = chunked ? 'chunked' : 'close';
+    else if (length === 0) head.body = 'none';
+    else if (length > 0) {
+      head.body = 'length';
+      head.length = length;
+    } else head.body = 'close';
+    return head;
+  }
+}
+
+/** A field value without the optional whitespace (SP, HTAB) around it. */
+function trimOws(line: string, from: number): string {
+  let start = from;
+  let end = line.length;
+  while (start < end && (line.charCodeAt(start) === 32 || line.charCodeAt(start) === 9)) start++;
+  while (end > start && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+  return line.slice(start, end);
+}
