@@ -14,7 +14,7 @@ import {
   emitMessageValidatorDeclarations,
   emitParameterValidatorDeclarations,
 } from './validators/emit-validator-declarations.js';
-import { emitParameterValidators, messageValidators } from './validators/emit-validators.js';
+import { messageValidators, parameterValidators } from './validators/emit-validators.js';
 
 /** One file an emitter produced: where it goes (relative to its version folder), what it was made from, its text. */
 export interface EmittedFile {
@@ -41,7 +41,7 @@ export async function emitVersion(
   typed.catch(() => undefined);
   const validators = messageValidators(model, memo);
   const validatorDeclarations = String(emitMessageValidatorDeclarations(model));
-  const parameters = String(emitParameterValidators(model));
+  const parameters = parameterValidators(model, memo);
   const parameterDeclarations = String(emitParameterValidatorDeclarations(model));
   const paths = String(emitPaths(model));
   const routes = String(emitRoutes(model));

@@ -328,21 +328,98 @@ export function parameterValidatorName(op: OperationModel, where: 'path' | 'quer
  * coerce strings to the declared types and fill in defaults, as a server reading a URL must.
  */
 export function emitParameterValidators(model: ProtocolModel): Code {
+  return emitParametersFrom(parameterValidatorsInput(model));
+}
+
+/**
+ * What the parameter validators are made of, and nothing else: each operation's parameters as one object schema, and
+ * the types those reach through `$ref` (the others are never compiled into them), every schema without its prose.
+ * Plain data: its JSON is the key under which the generator's cache keeps them.
+ */
+export interface ParameterValidatorsInput {
+  types: Array<{ id: string; schema: Record<string, unknown> }>;
+  parameters: Array<{ name: string; id: string; schema: Record<string, unknown> }>;
+}
+
+/** The parameter validators' input of a version (see ParameterValidatorsInput). */
+export function parameterValidatorsInput(model: ProtocolModel): ParameterValidatorsInput {
+  const parameters: ParameterValidatorsInput['parameters'] = [];
+  for (const op of model.operations)
+    for (const where of ['path', 'query'] as const) {
+      const name = parameterValidatorName(op, where);
+      parameters.push({
+        name,
+        id: `${baseOf(model)}/parameters/${name}.json`,
+        schema: withoutAnnotations(parametersSchema(where === 'path' ? op.pathParams : op.queryParams)),
+      });
+    }
+  const reached = reachedTypes(
+    model.types,
+    parameters.map((p) => ({ id: p.id, schema: p.schema })),
+  );
+  return {
+    types: model.types
+      .filter((t) => reached === undefined || reached.has(t.id))
+      .map((t) => ({ id: t.id, schema: withoutAnnotations(t.schema) })),
+    parameters,
+  };
+}
+
+/**
+ * The `$id`s of the types `roots` reach through `$ref`, each reference read against the `$id` of the schema it is in;
+ * undefined when a reference names no type (then every type is kept).
+ */
+function reachedTypes(
+  types: ProtocolModel['types'],
+  roots: Array<{ id: string; schema: unknown }>,
+): Set<string> | undefined {
+  const byId = new Map(types.map((t) => [t.id, t.schema]));
+  const reached = new Set<string>();
+  const queue = [...roots];
+  for (let next = queue.pop(); next; next = queue.pop()) {
+    for (const ref of refsIn(next.schema)) {
+      if (ref.startsWith('#')) continue;
+      const id = new URL(ref, next.id).href.replace(/#.*$/, '');
+      const schema = byId.get(id);
+      if (schema === undefined) return undefined;
+      if (reached.has(id)) continue;
+      reached.add(id);
+      queue.push({ id, schema });
+    }
+  }
+  return reached;
+}
+
+/** Every `$ref` string anywhere in a JSON value. */
+function refsIn(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) refsIn(v, out);
+  else if (isRecord(value))
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v);
+      else refsIn(v, out);
+    }
+  return out;
+}
+
+/** The parameter validators' text (emitParameterValidators), through `memo` when the run has a cache. */
+export function parameterValidators(model: ProtocolModel, memo?: PieceMemo): string {
+  const input = parameterValidatorsInput(model);
+  const make = () => String(emitParametersFrom(input));
+  return memo ? memo.recall('parameter-validators', input, make) : make();
+}
+
+/** Makes the parameter validators of an input; reads nothing else. */
+function emitParametersFrom(input: ParameterValidatorsInput): Code {
   const ajv = createAjv({
     code: { source: true, esm: true, lines: true },
     coerceTypes: true,
     useDefaults: true,
   });
-  for (const t of model.types) ajv.addSchema(forSpeed(forAjv(t.schema)));
+  for (const t of input.types) ajv.addSchema(forSpeed(forAjv(t.schema)));
   const exports: Record<string, string> = {};
-  for (const op of model.operations) {
-    for (const where of ['path', 'query'] as const) {
-      const params = where === 'path' ? op.pathParams : op.queryParams;
-      const name = parameterValidatorName(op, where);
-      const id = `${baseOf(model)}/parameters/${name}.json`;
-      ajv.addSchema({ $id: id, ...parametersSchema(params) });
-      exports[name] = id;
-    }
+  for (const p of input.parameters) {
+    ajv.addSchema({ $id: p.id, ...p.schema });
+    exports[p.name] = p.id;
   }
   return toEsm(verbatim(toStandalone(ajv, exports)));
 }
