@@ -379,7 +379,9 @@ function reachedTypes(
   for (let next = queue.pop(); next; next = queue.pop()) {
     for (const ref of refsIn(next.schema)) {
       if (ref.startsWith('#')) continue;
-      const id = new URL(ref, next.id).href.replace(/#.*$/, '');
+      const url = new URL(ref, next.id);
+      url.hash = '';
+      const id = url.href;
       const schema = byId.get(id);
       if (schema === undefined) return undefined;
       if (reached.has(id)) continue;
