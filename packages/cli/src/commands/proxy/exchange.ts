@@ -219,6 +219,20 @@ export class Exchange implements UpstreamUser {
     }
   }
 
+  /** Records an answer's body (its value) as the session format has it, to be checked against the declared type. */
+  private recordAnswer(status: number, value: unknown): void {
+    this.record(
+      {
+        direction: 'response',
+        status,
+        ...(this.declaredType ? { type: this.declaredType } : {}),
+        message: value,
+      },
+      this.operationName,
+      this.extra,
+    );
+  }
+
   private sendAnswer(bytes: Buffer, conn: Upstream | undefined): void {
     if (bytes.length === 0 || this.clientLeft) return;
     if (this.mode === HOLD) {
@@ -374,17 +388,7 @@ export class Exchange implements UpstreamUser {
       else {
         const value = body.kind === 'value' ? body.value : undefined;
         if (this.route.kind === 'rpc') this.checkRpcAnswer(status, body, value);
-        else
-          this.record(
-            {
-              direction: 'response',
-              status,
-              ...(this.declaredType ? { type: this.declaredType } : {}),
-              message: value,
-            },
-            this.operationName,
-            this.extra,
-          );
+        else this.recordAnswer(status, value);
       }
     } else if (this.route.kind !== 'unknown' && this.answer?.body === 'none')
       this.record({ direction: 'response', status }, this.operationName, this.extra);
@@ -548,17 +552,7 @@ export class Exchange implements UpstreamUser {
     const checkValue = (value: unknown) => {
       if (this.holdRpc)
         this.checkRpcAnswer(status, { kind: 'value', value, json: typeof value !== 'string' }, value);
-      else
-        this.record(
-          {
-            direction: 'response',
-            status,
-            ...(this.declaredType ? { type: this.declaredType } : {}),
-            message: value,
-          },
-          this.operationName,
-          this.extra,
-        );
+      else this.recordAnswer(status, value);
     };
     let value: unknown;
     try {
