@@ -475,17 +475,10 @@ export class Exchange implements UpstreamUser {
     }
     const reason = error ? unreachable(error) : 'the connection closed before an answer';
     this.note('response', `cannot reach the agent at ${this.ctx.options.target}: ${reason}`);
-    this.answerDone = true;
-    // RFC 9110 §15.6.3: 502, the proxy got no valid answer from the server it forwards to.
-    writeProblem(
-      this.client.socket,
-      502,
-      'Bad Gateway',
-      'agent-unreachable',
-      `agentproto proxy: cannot reach the agent at ${this.ctx.options.target}: ${reason}`,
+    this.badGateway(
+      `cannot reach the agent at ${this.ctx.options.target}: ${reason}`,
       !this.requestDone || this.req.close,
     );
-    this.client.exchangeEnded(!this.requestDone || this.req.close);
   }
 
   /** An answer that is not HTTP/1.1: a 502 when nothing of it has gone yet, else the client's connection is cut. */
@@ -499,16 +492,24 @@ export class Exchange implements UpstreamUser {
       this.client.socket.destroy();
       return;
     }
+    this.badGateway(`the agent's answer is not HTTP/1.1: ${why}`, true);
+  }
+
+  /**
+   * Answers the client 502 (RFC 9110 §15.6.3: no valid answer from the server the proxy forwards to) saying `detail`,
+   * and ends the exchange; `close` also ends the client's connection.
+   */
+  private badGateway(detail: string, close: boolean): void {
     this.answerDone = true;
     writeProblem(
       this.client.socket,
       502,
       'Bad Gateway',
       'agent-unreachable',
-      `agentproto proxy: the agent's answer is not HTTP/1.1: ${why}`,
-      true,
+      `agentproto proxy: ${detail}`,
+      close,
     );
-    this.client.exchangeEnded(true);
+    this.client.exchangeEnded(close);
   }
 
   // --- a discovery document, held whole ---------------------------------------------------------------------
