@@ -18,6 +18,11 @@ export type TypesAnswer =
   | { id: number; types: Awaited<ReturnType<typeof emitVersionTypes>> }
   | { id: number; failed: string };
 
+// Source maps off: with them on (tsx turns them on), Node scans every module it compiles for a source map and indexes
+// its lines — TypeScript's compiler is one file of 9 MB. Nothing here needs mapped stack traces: a failed request is
+// made again by the run, whose error is the one reported.
+process.setSourceMapsEnabled(false);
+
 // Loaded while the run reads and checks the schemas; a library that is missing fails its request instead.
 const ready = Promise.allSettled([
   loadTypeLibrary('typescript', async () => requireTypeLibrary('typescript')),

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { serialize } from 'node:v8';
 import type { ProtocolModel } from '../../model/protocol-model.js';
 import type { TypesAnswer, TypesRequest } from './types-child.js';
-import { emitVersionTypes, type VersionTypes } from './version-types.js';
+import type { VersionTypes } from './version-types.js';
 
 /** Makes the type files of versions; `close` lets go of the second process (call it once the run is done). */
 export interface TypesMaker {
@@ -24,25 +24,33 @@ export interface TypesMaker {
   answered(): number;
 }
 
+/**
+ * The type files of `model`, made in this process. The emitters load when first needed: a run that starts the second
+ * process starts it before loading them, so that process's own start-up is not kept waiting behind theirs.
+ */
+async function emitVersionTypes(model: ProtocolModel): Promise<VersionTypes> {
+  return (await import('./version-types.js')).emitVersionTypes(model);
+}
+
 /** Makes the type files in this process. */
 export const IN_PROCESS: TypesMaker = { emit: emitVersionTypes, close: () => undefined, answered: () => 0 };
 
 /**
  * How to start the second process: the child module beside this one (the TypeScript source, or the built `.js` of a
- * published package) and the Node options that load it. A TypeScript source needs tsx's loader: the one this process
- * was started with (`tsx script.ts` passes it in its options), or else the one installed beside the generator.
- * Undefined when there is none.
+ * published package) and the Node options that load it. A TypeScript source needs tsx's loader: the ES-module part of
+ * the one installed beside the generator (the child imports its TypeScript and `require`s only the libraries, which
+ * are JavaScript: without tsx's `require` hook they load faster), or else the one this process was started with
+ * (`tsx script.ts` passes it in its options). Undefined when there is none.
  */
 function childCommand(): { file: string; execArgv: string[] } | undefined {
   const source = import.meta.url.endsWith('.ts');
   const file = fileURLToPath(new URL(`./types-child.${source ? 'ts' : 'js'}`, import.meta.url));
   if (!source) return { file, execArgv: [] };
-  const loaders = moduleOptions(process.execArgv);
-  if (loaders.some((a) => /[/\\]tsx[/\\]/.test(a))) return { file, execArgv: loaders };
   try {
     return { file, execArgv: ['--import', createRequire(import.meta.url).resolve('tsx/esm')] };
   } catch {
-    return undefined;
+    const loaders = moduleOptions(process.execArgv);
+    return loaders.some((a) => /[/\\]tsx[/\\]/.test(a)) ? { file, execArgv: loaders } : undefined;
   }
 }
 
