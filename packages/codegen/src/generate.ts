@@ -5,6 +5,7 @@ import type { PieceMemo } from './cache/piece-memo.js';
 import { keepStamp } from './cache/stamp.js';
 import type { TypesMaker } from './emit/types/types-process.js';
 import { type LoadedTree, loadTree } from './load/load-protocols.js';
+import type { YamlParser } from './load/source-file.js';
 import { joinOutputs, type Unit, type UnitOutput, unitId } from './run-units.js';
 import { type CheckResult, type OutputFile, writeFiles } from './write/write-files.js';
 
@@ -28,12 +29,14 @@ export interface GenerateOptions {
 /**
  * How a run renders its parts: `parallel` as in GenerateOptions; `types`, a second process the caller started already
  * (startTypesProcess) and lets go of itself, used instead of starting one; `memo`, the generator's cache of pieces of
- * parts (piece-memo.ts), when the run has one.
+ * parts (piece-memo.ts), when the run has one; `parseYaml`, how the load stage parses YAML (the generator's cache of
+ * values, cache/yaml-values.ts, when the run has one).
  */
 export interface RenderOptions {
   parallel?: boolean;
   types?: TypesMaker;
   memo?: PieceMemo;
+  parseYaml?: YamlParser;
 }
 
 /** Runs load → validate → model → emit in memory and returns every output file with its banner. */
@@ -102,7 +105,7 @@ export async function renderUnits(
   const parallel = options.parallel === true && units.some((u) => u.kind === 'version');
   preloadRenderers(units.map((u) => u.kind));
   return withTypesMaker(parallel, options.types, async (types) =>
-    renderTree(await loadTree(root, protocols), units, types, options.memo),
+    renderTree(await loadTree(root, protocols, options.parseYaml), units, types, options.memo),
   );
 }
 

@@ -20,6 +20,7 @@ import {
   readUnitRecord,
   saveUnitRecord,
 } from './unit-records.js';
+import { cachedYamlParser, YAML_DIR, YAML_KEPT } from './yaml-values.js';
 
 /**
  * Options of a cached run: those of `generate` (but `parallel` defaults to true: this is the command's run), and
@@ -89,8 +90,10 @@ async function cachedRun(options: CachedGenerateOptions, types?: TypesMaker): Pr
     );
   const missing = plan.units.filter((u) => !kept.has(u.id));
   const started = types ? { types } : {};
-  // Pieces of the parts rendered (piece-memo.ts), through the cache as the parts are.
+  // Pieces of the parts rendered (piece-memo.ts), and the values of the YAML files read (yaml-values.ts), through the
+  // cache as the parts are.
   const memo = cache ? pieceMemo(root, plan.generator) : undefined;
+  const yaml = cache ? pieceMemo(root, plan.generator, YAML_DIR) : undefined;
   let output: UnitOutput;
   if (!cache) {
     // --no-cache: the whole pipeline, as `generate` without the cache runs it.
@@ -102,7 +105,12 @@ async function cachedRun(options: CachedGenerateOptions, types?: TypesMaker): Pr
         : await (await import('../generate.js')).renderUnits(
             root,
             missing.map((u) => u.unit),
-            { parallel, ...started, ...(memo ? { memo } : {}) },
+            {
+              parallel,
+              ...started,
+              ...(memo ? { memo } : {}),
+              ...(yaml ? { parseYaml: cachedYamlParser(yaml) } : {}),
+            },
           );
     output = joinOutputs(
       plan.units.map((u) => u.id),
@@ -115,6 +123,7 @@ async function cachedRun(options: CachedGenerateOptions, types?: TypesMaker): Pr
     }
     if (missing.length > 0) await pruneUnitRecords(root);
     if (memo && memo.made() > 0) await pruneRecords(path.join(root, RUN_CACHE_DIR, PIECES_DIR), PIECES_KEPT);
+    if (yaml && yaml.made() > 0) await pruneRecords(path.join(root, RUN_CACHE_DIR, YAML_DIR), YAML_KEPT);
   }
   const files: OutputFile[] = [...output.files];
   if (stamp !== false) {

@@ -32,9 +32,12 @@ interface PieceRecord {
   text: string;
 }
 
-/** The memo of a run over `root` by the generator whose hash is `generator` (run-plan.ts). */
-export function pieceMemo(root: string, generator: string): PieceMemo {
-  const dir = path.join(root, RUN_CACHE_DIR, PIECES_DIR);
+/**
+ * The memo of a run over `root` by the generator whose hash is `generator` (run-plan.ts), its records in `folder` under
+ * RUN_CACHE_DIR (PIECES_DIR unless said).
+ */
+export function pieceMemo(root: string, generator: string, folder: string = PIECES_DIR): PieceMemo {
+  const dir = path.join(root, RUN_CACHE_DIR, folder);
   let made = 0;
   return {
     recall(name, input, make) {

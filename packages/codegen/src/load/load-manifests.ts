@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import { compileKept } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { isRecord } from '../util/json.js';
-import { at, holds, type SourceFile, toPosix } from './source-file.js';
+import { at, holds, type SourceFile, toPosix, type YamlParser } from './source-file.js';
 
 /** The file, in a protocol's folder under `schemas/`, that makes the folder a protocol. */
 export const MANIFEST_FILE = 'protocol.yaml';
@@ -179,9 +179,13 @@ let validateManifest: ValidateFunction<ProtocolManifest> | undefined;
  * Reads every protocol manifest under `schemas/`, sorted by id. Checks each against MANIFEST_SCHEMA and against the
  * tree: the id is the folder's name, `latest` and every `extends` name a listed version, the package folder exists
  * and holds that package, and every module and template folder it names exists. Problems are diagnostics (file, line,
- * pointer), all of them, not just the first.
+ * pointer), all of them, not just the first. YAML is parsed with `parseYaml`.
  */
-export async function loadManifests(root: string, diagnostics: Diagnostic[]): Promise<LoadedManifest[]> {
+export async function loadManifests(
+  root: string,
+  diagnostics: Diagnostic[],
+  parseYaml: YamlParser = parseYamlWithLocator,
+): Promise<LoadedManifest[]> {
   const schemasDir = path.join(root, 'schemas');
   const loaded: LoadedManifest[] = [];
   // A manifest that passes MANIFEST_SCHEMA is a ProtocolManifest: the schema states the interface.
@@ -192,7 +196,7 @@ export async function loadManifests(root: string, diagnostics: Diagnostic[]): Pr
     const rel = toPosix(path.relative(root, file));
     let source: SourceFile;
     try {
-      source = { file: rel, ...parseYamlWithLocator(await readFile(file, 'utf8')) };
+      source = { file: rel, ...parseYaml(await readFile(file, 'utf8')) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       diagnostics.push({ file: rel, pointer: '', message: `not valid YAML: ${message}` });

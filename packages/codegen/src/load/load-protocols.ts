@@ -16,7 +16,7 @@ import {
 } from './load-manifests.js';
 import { type RequirementsFile, readRequirements, resolveRequirements } from './load-requirements.js';
 import { type LoadedTranslation, loadTranslations } from './load-translations.js';
-import { at, readSource, type SourceFile, toPosix } from './source-file.js';
+import { at, readSource, type SourceFile, toPosix, type YamlParser } from './source-file.js';
 
 export { type SourceFile, toPosix } from './source-file.js';
 
@@ -100,11 +100,15 @@ export const OPENRPC_FILE = 'openrpc.json';
  * protocols in `only` (all when omitted). A version with `extends` has every type of its base, with the schema
  * files it holds itself added or put in place of the base's same-named ones, and the base's `openapi.yaml` unless it
  * has its own; the base's files are given the extension's `$id`s, so the base is never edited. Throws a
- * DiagnosticsError listing every problem.
+ * DiagnosticsError listing every problem. YAML files are parsed with `parseYaml` (the locating parser unless said).
  */
-export async function loadTree(root: string, only?: readonly string[]): Promise<LoadedTree> {
+export async function loadTree(
+  root: string,
+  only?: readonly string[],
+  parseYaml?: YamlParser,
+): Promise<LoadedTree> {
   const diagnostics: Diagnostic[] = [];
-  const manifests = await loadManifests(root, diagnostics);
+  const manifests = await loadManifests(root, diagnostics, parseYaml);
   const versions: LoadedVersion[] = [];
   const standalone: StandaloneSchemas[] = [];
   const prose: LoadedTree['prose'] = [];
@@ -173,11 +177,12 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
         dir,
         names,
         diagnostics,
+        parseYaml,
         base?.openapi,
         base?.openrpc,
       );
       if (!mine) continue;
-      const requirements = await readRequirements(root, dir, diagnostics);
+      const requirements = await readRequirements(root, dir, diagnostics, parseYaml);
       if (requirements) requirementFiles.set(version, requirements);
       if (base) {
         const replaced = new Set(mine.schemas.map((x) => x.typeName));
@@ -201,6 +206,7 @@ export async function loadTree(root: string, only?: readonly string[]): Promise<
     root,
     manifests.filter((m) => !only || only.includes(m.manifest.id)),
     diagnostics,
+    parseYaml,
   );
   if (diagnostics.length > 0) throw new DiagnosticsError(diagnostics);
   const readme = await readFile(path.join(root, 'schemas', 'README.md'), 'utf8').catch(() => '');
@@ -220,6 +226,7 @@ async function readVersion(
   dir: string,
   names: readonly string[],
   diagnostics: Diagnostic[],
+  parseYaml: YamlParser | undefined,
   inheritedOpenapi?: SourceFile & { text: string },
   inheritedOpenrpc?: SourceFile & { text: string },
 ): Promise<LoadedVersion | undefined> {
@@ -235,7 +242,7 @@ async function readVersion(
       });
   }
   const openapi = names.includes('openapi.yaml')
-    ? await readSource(root, path.join(dir, 'openapi.yaml'), 'yaml', diagnostics)
+    ? await readSource(root, path.join(dir, 'openapi.yaml'), 'yaml', diagnostics, parseYaml)
     : inheritedOpenapi;
   if (!openapi) return undefined;
   const openrpc = names.includes(OPENRPC_FILE)

@@ -8,7 +8,7 @@ import type { Requirement } from '@agentproto/runtime/contract';
 import type { ValidateFunction } from 'ajv';
 import { compileKept } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { at, holds, readSource, type SourceFile } from './source-file.js';
+import { at, holds, readSource, type SourceFile, type YamlParser } from './source-file.js';
 
 /** The file, in a version's folder, that lists the version's requirements. */
 export const REQUIREMENTS_FILE = 'requirements.yaml';
@@ -51,12 +51,14 @@ let validate: ValidateFunction<RequirementsFile> | undefined;
 
 /**
  * Reads and checks `<dir>/requirements.yaml` if there is one: its shape, ids unique in the file. Returns the file as
- * read (undefined when absent or broken; problems become diagnostics with file, line and pointer).
+ * read (undefined when absent or broken; problems become diagnostics with file, line and pointer). YAML is parsed
+ * with `parseYaml` (the locating parser unless said).
  */
 export async function readRequirements(
   root: string,
   dir: string,
   diagnostics: Diagnostic[],
+  parseYaml?: YamlParser,
 ): Promise<SourceFile<RequirementsFile> | undefined> {
   const file = path.join(dir, REQUIREMENTS_FILE);
   if (
@@ -66,7 +68,7 @@ export async function readRequirements(
     ))
   )
     return undefined;
-  const source = await readSource(root, file, 'yaml', diagnostics);
+  const source = await readSource(root, file, 'yaml', diagnostics, parseYaml);
   if (!source) return undefined;
   // A file that passes REQUIREMENTS_SCHEMA is a RequirementsFile: the schema states the interface.
   validate ??= compileKept<RequirementsFile>(REQUIREMENTS_SCHEMA);

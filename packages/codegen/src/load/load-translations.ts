@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import { compileKept } from '../ajv.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { LoadedManifest } from './load-manifests.js';
-import { at, holds, readSource, type SourceFile } from './source-file.js';
+import { at, holds, readSource, type SourceFile, type YamlParser } from './source-file.js';
 
 /** A translation manifest as written. */
 export interface TranslationManifest extends TranslationTable {
@@ -139,11 +139,15 @@ type WrittenTranslation = Partial<TranslationManifest> & Pick<TranslationManifes
 
 let validateShape: ValidateFunction<WrittenTranslation> | undefined;
 
-/** Reads every translation manifest the protocol manifests list; a file of the wrong shape is a diagnostic. */
+/**
+ * Reads every translation manifest the protocol manifests list (YAML parsed with `parseYaml`); a file of the wrong
+ * shape is a diagnostic.
+ */
 export async function loadTranslations(
   root: string,
   manifests: readonly LoadedManifest[],
   diagnostics: Diagnostic[],
+  parseYaml?: YamlParser,
 ): Promise<LoadedTranslation[]> {
   // A file that passes TRANSLATION_SCHEMA is a WrittenTranslation: the schema states the interface.
   validateShape ??= compileKept<WrittenTranslation>(TRANSLATION_SCHEMA);
@@ -151,7 +155,7 @@ export async function loadTranslations(
   for (const { manifest } of manifests)
     for (const name of manifest.translations ?? []) {
       const file = path.join(root, 'schemas', manifest.id, name);
-      const source = await readSource(root, file, 'yaml', diagnostics);
+      const source = await readSource(root, file, 'yaml', diagnostics, parseYaml);
       if (!source) continue;
       if (!holds(source, validateShape)) {
         for (const e of validateShape.errors ?? []) {

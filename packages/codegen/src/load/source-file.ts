@@ -27,18 +27,28 @@ export function at(source: SourceFile, pointer: string): { file: string; pointer
   return { file: source.file, pointer, ...(line === undefined ? {} : { line }) };
 }
 
-/** Reads and parses a JSON or YAML file; a syntax error becomes a diagnostic and the result is undefined. */
+/**
+ * How the load stage parses YAML text: a value and its locator, or an Error naming line and column. The runtime's
+ * locating parser, or the generator's cache of values in front of it (cache/yaml-values.ts).
+ */
+export type YamlParser = (text: string) => { value: unknown; locate: Locator };
+
+/**
+ * Reads and parses a JSON or YAML file (YAML with `parseYaml`); a syntax error becomes a diagnostic and the result is
+ * undefined.
+ */
 export async function readSource(
   root: string,
   file: string,
   kind: 'json' | 'yaml',
   diagnostics: Diagnostic[],
+  parseYaml: YamlParser = parseYamlWithLocator,
 ): Promise<(SourceFile & { text: string }) | undefined> {
   const rel = toPosix(path.relative(root, file));
   // Read in one call: a version is hundreds of small files, and a promise per read costs more than the read.
   const text = readFileSync(file, 'utf8');
   try {
-    const parsed = kind === 'json' ? parseJsonLazily(text) : parseYamlWithLocator(text);
+    const parsed = kind === 'json' ? parseJsonLazily(text) : parseYaml(text);
     return { file: rel, text, ...parsed };
   } catch (error) {
     diagnostics.push({
