@@ -82,18 +82,23 @@ export interface OutboxOptions {
 
 const key = (taskId: string, id: string) => `${taskId}\n${id}`;
 
-/**
- * The headers of each config as last read, by the config object: a config's deliveries share them until its record
- * is read again (every CURSOR_EVERY updates, and after a failed attempt), instead of building them per delivery.
- */
-const HEADERS = new WeakMap<StoredConfig['config'], { mediaType: string; headers: Record<string, string> }>();
+/** The headers of a delivery to a config in a media type (deliveryHeaders), as one delivery run keeps them. */
+type HeadersOf = (config: StoredConfig['config'], mediaType: string) => Record<string, string>;
 
-function headersOf(config: StoredConfig['config'], mediaType: string): Record<string, string> {
-  const known = HEADERS.get(config);
-  if (known?.mediaType === mediaType) return known.headers;
-  const headers = deliveryHeaders(config, mediaType);
-  HEADERS.set(config, { mediaType, headers });
-  return headers;
+/**
+ * The headers of one delivery run (one config's), made again only when its config object or the media type changes:
+ * its deliveries share them until its record is read again (every CURSOR_EVERY updates, and after a failed attempt),
+ * instead of building them per delivery. Kept by the run, not in a table of every config: nothing outlives it.
+ */
+function runHeaders(): HeadersOf {
+  let last:
+    | { config: StoredConfig['config']; mediaType: string; headers: Record<string, string> }
+    | undefined;
+  return (config, mediaType) => {
+    if (last?.config === config && last.mediaType === mediaType) return last.headers;
+    last = { config, mediaType, headers: deliveryHeaders(config, mediaType) };
+    return last.headers;
+  };
 }
 
 /**
@@ -113,12 +118,15 @@ export class PushOutbox {
 
   constructor(readonly options: OutboxOptions) {}
 
-  /** Starts delivering a config's updates, unless it is delivered already in this process. */
-  watch(taskId: string, id: string): void {
+  /**
+   * Starts delivering a config's updates, unless it is delivered already in this process. `entry` is the config as
+   * its caller has just written it (without: it is read).
+   */
+  watch(taskId: string, id: string, entry?: StoredConfig): void {
     const k = key(taskId, id);
     if (this.#closed || this.#running.has(k)) return;
     const abort = new AbortController();
-    const done = this.#deliverAll(taskId, id, abort.signal)
+    const done = this.#deliverAll(taskId, id, abort.signal, entry)
       .catch((error: unknown) => {
         if (!abort.signal.aborted) this.options.onError(error, taskId);
       })
@@ -168,15 +176,16 @@ export class PushOutbox {
   }
 
   /** Follows the task's log from the config's cursor, delivering each update, until the task ends. */
-  async #deliverAll(taskId: string, id: string, signal: AbortSignal): Promise<void> {
+  async #deliverAll(taskId: string, id: string, signal: AbortSignal, given?: StoredConfig): Promise<void> {
     const { store, records, limits } = this.options;
-    let entry = await records.config(taskId, id);
+    let entry = given ?? (await records.config(taskId, id));
     if (!entry) return;
     const log = eventLog(taskId);
     let cursor = entry.cursor;
     /** The cursor as last written. */
     let saved = cursor;
     let sinceCheck = 0;
+    const headersOf = runHeaders();
     const save = async () => {
       if (cursor > saved) await records.advance(taskId, id, cursor);
       saved = cursor;
@@ -196,7 +205,7 @@ export class PushOutbox {
               entry = await records.config(taskId, id);
               if (!entry) return;
             }
-            const given = await this.#deliver(entry, logged.value, signal);
+            const given = await this.#deliver(entry, logged.value, signal, headersOf);
             if (signal.aborted) return;
             if (!given) {
               // Read again (a retry may have seen it deleted), and a webhook that fell too far behind loses the
@@ -234,7 +243,12 @@ export class PushOutbox {
   }
 
   /** Delivers one update, trying again with backoff; false when given up on. */
-  async #deliver(entry: StoredConfig, event: StreamResponse, signal: AbortSignal): Promise<boolean> {
+  async #deliver(
+    entry: StoredConfig,
+    event: StreamResponse,
+    signal: AbortSignal,
+    headersOf: HeadersOf,
+  ): Promise<boolean> {
     const { limits, clock, policy, records } = this.options;
     const { taskId, id } = entry.config;
     let config = entry.config;

@@ -80,6 +80,8 @@ export function checkConfig(
   given: TaskPushNotificationConfig,
   limits: Readonly<PushLimits>,
   at: At = (field) => field,
+  /** The URL is one CheckedWebhooks knows: it passed these checks under the same limits, and is not parsed again. */
+  urlKnown = false,
 ): TaskPushNotificationConfig {
   const { url, token, authentication, tenant } = given;
   if (typeof url !== 'string' || url === '')
@@ -89,6 +91,16 @@ export function checkConfig(
       at('url'),
       `the URL has ${url.length} characters, more than the ${limits.maxUrlLength} a webhook URL may have`,
     );
+  if (!urlKnown) checkUrl(url, at);
+  const config: TaskPushNotificationConfig = { url };
+  if (tenant !== undefined) config.tenant = tenant;
+  if (token !== undefined && token !== '') config.token = headerValue(token, at('token'), limits);
+  if (authentication !== undefined) config.authentication = checkAuthentication(authentication, at, limits);
+  return config;
+}
+
+/** An absolute http or https URL, or InvalidParams naming the field. */
+function checkUrl(url: string, at: At): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -103,11 +115,6 @@ export function checkConfig(
       at('url'),
       `expected an http or https URL, got the ${parsed.protocol.slice(0, -1)} scheme in ${JSON.stringify(url)}`,
     );
-  const config: TaskPushNotificationConfig = { url };
-  if (tenant !== undefined) config.tenant = tenant;
-  if (token !== undefined && token !== '') config.token = headerValue(token, at('token'), limits);
-  if (authentication !== undefined) config.authentication = checkAuthentication(authentication, at, limits);
-  return config;
 }
 
 function checkAuthentication(
@@ -158,5 +165,52 @@ export async function checkWebhook(url: string, policy: OutboundPolicy, field: s
     if (error instanceof OutboundRefusedError)
       throw new InvalidParamsError(field, `the agent does not call this webhook: ${error.message}`);
     throw error;
+  }
+}
+
+/** Most webhook URLs one CheckedWebhooks keeps; past it, the one checked longest ago is forgotten. */
+export const CHECKED_WEBHOOKS = 1024;
+
+/**
+ * How long a webhook URL stays checked, in milliseconds: the names it holds may come to resolve elsewhere. (Each
+ * connection checks the addresses it connects to whatever this says: that check is the one that counts.)
+ */
+export const CHECKED_WEBHOOK_MS = 60_000;
+
+/**
+ * The webhook URLs that passed checkWebhook under one policy lately (its check of the URL covers checkConfig's: an
+ * absolute http or https URL): a client that sends its config with every message has it parsed, checked and its host
+ * resolved once a minute, not once a message. Bounded (CHECKED_WEBHOOKS); only URLs that passed are kept, so a
+ * refused one is checked, and refused, every time.
+ */
+export class CheckedWebhooks {
+  /** When each URL's check runs out (on `now`), oldest check first. */
+  readonly #until = new Map<string, number>();
+
+  constructor(
+    readonly policy: OutboundPolicy,
+    readonly max: number = CHECKED_WEBHOOKS,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether `url` passed both checks within the last CHECKED_WEBHOOK_MS. */
+  has(url: string): boolean {
+    const until = this.#until.get(url);
+    if (until === undefined) return false;
+    if (until > this.now()) return true;
+    this.#until.delete(url);
+    return false;
+  }
+
+  /** checkWebhook, unless `url` passed it lately; a URL that passes is kept. Throws as checkWebhook does. */
+  async check(url: string, field: string): Promise<void> {
+    if (this.has(url)) return;
+    await checkWebhook(url, this.policy, field);
+    this.#until.delete(url);
+    if (this.#until.size >= this.max) {
+      const oldest = this.#until.keys().next();
+      if (!oldest.done) this.#until.delete(oldest.value);
+    }
+    this.#until.set(url, this.now() + CHECKED_WEBHOOK_MS);
   }
 }

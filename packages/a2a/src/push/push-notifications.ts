@@ -26,7 +26,7 @@ import type {
 import { HANDLER_VERSION } from '../version-data.js';
 import type { PostFunction } from './deliver.js';
 import { type PushClock, PushOutbox, SYSTEM_CLOCK } from './outbox.js';
-import { checkConfig, checkWebhook, DEFAULT_PUSH_LIMITS, type PushLimits } from './push-config.js';
+import { CheckedWebhooks, checkConfig, DEFAULT_PUSH_LIMITS, type PushLimits } from './push-config.js';
 import { pushPayloads } from './push-payload.js';
 import { PushRecords, type StoredConfig } from './push-records.js';
 
@@ -66,6 +66,13 @@ export class PushNotifications {
   readonly #agents: OutboundAgents;
   /** Settles once the deliveries this instance owned when it last stopped are taken up again. */
   readonly ready: Promise<void>;
+  /** The webhook URLs checked lately under `policy`. */
+  readonly #webhooks: CheckedWebhooks;
+  /**
+   * The inline configs checkInline passed, by the object the request carries, as checked: attachInline takes them
+   * from here instead of checking them again.
+   */
+  readonly #inline = new WeakMap<TaskPushNotificationConfig, TaskPushNotificationConfig>();
 
   constructor(
     readonly manager: TaskManager,
@@ -84,6 +91,7 @@ export class PushNotifications {
       ...(options.resolve ? { resolve: options.resolve } : {}),
       ...(options.lookup ? { lookup: options.lookup } : {}),
     };
+    this.#webhooks = new CheckedWebhooks(this.policy);
     this.records = new PushRecords(manager.store, manager.instance);
     this.outbox = new PushOutbox({
       store: manager.store,
@@ -107,7 +115,7 @@ export class PushNotifications {
    */
   async create(params: TaskPushNotificationConfig, version?: string): Promise<TaskPushNotificationConfig> {
     const taskId = requireString(params.taskId, 'taskId');
-    const config = checkConfig(params, this.limits);
+    const config = checkConfig(params, this.limits, undefined, this.#webhooks.has(params.url));
     // Updates from now on: the log's last event is the config's starting point. Read before the state, so a task
     // that ends meanwhile has its final update after the cursor (and the delivery sees it end).
     const cursor = await this.manager.store.lastId(eventLog(taskId));
@@ -118,7 +126,7 @@ export class PushNotifications {
         `task ${taskId} is ${stateName(task.status.state)}: it has no more updates to push`,
         { taskId },
       );
-    await checkWebhook(config.url, this.policy, 'url');
+    await this.#webhooks.check(config.url, 'url');
     const id = params.id === undefined || params.id === '' ? randomUUID() : requireString(params.id, 'id');
     return this.#add(taskId, { ...config, id, taskId }, cursor, version);
   }
@@ -168,8 +176,9 @@ export class PushNotifications {
   /** Checks the config a SendMessage carries before the turn starts; InvalidParams when it cannot be used. */
   async checkInline(given: TaskPushNotificationConfig | undefined): Promise<void> {
     if (!given) return;
-    const config = checkConfig(given, this.limits, (field) => `${INLINE}.${field}`);
-    await checkWebhook(config.url, this.policy, `${INLINE}.url`);
+    const config = checkConfig(given, this.limits, atInline, this.#webhooks.has(given.url));
+    await this.#webhooks.check(config.url, `${INLINE}.url`);
+    this.#inline.set(given, config);
   }
 
   /**
@@ -184,7 +193,9 @@ export class PushNotifications {
   ): Promise<void> {
     const given = request.configuration?.taskPushNotificationConfig;
     if (!given) return;
-    const config = checkConfig(given, this.limits, (field) => `${INLINE}.${field}`);
+    // Checked by checkInline already when the request came through the server; checked here otherwise.
+    const config = this.#inline.get(given) ?? checkConfig(given, this.limits, atInline);
+    this.#inline.delete(given);
     const id = given.id === undefined || given.id === '' ? randomUUID() : given.id;
     await this.#add(taskId, { ...config, id, taskId }, afterEventId, version);
   }
@@ -205,6 +216,7 @@ export class PushNotifications {
     // The handler version's shape is the default: only another version is written down.
     const made = version === undefined || version === HANDLER_VERSION ? {} : { version };
     const max = this.limits.maxConfigsPerTask;
+    let written: StoredConfig | undefined;
     await this.records.change(taskId, (record) => {
       const others = (record?.configs ?? []).filter((c) => c.config.id !== config.id);
       if (others.length >= max)
@@ -214,14 +226,19 @@ export class PushNotifications {
         );
       const kept = record?.configs.find((c) => c.config.id === config.id);
       const entry: StoredConfig = { config, cursor: kept ? Math.max(kept.cursor, cursor) : cursor, ...made };
+      written = entry;
       return { taskId, owner: record?.owner ?? this.records.instance, configs: [...others, entry] };
     });
     // A config replaced while it was being delivered starts again, with its new URL and credentials.
     this.outbox.stop(taskId, config.id);
-    this.outbox.watch(taskId, config.id);
+    // The delivery starts from the entry just written, not from a read of it.
+    this.outbox.watch(taskId, config.id, written);
     return config;
   }
 }
+
+/** Where a field of the config SendMessage carries sits. */
+const atInline = (field: string) => `${INLINE}.${field}`;
 
 /** A required string parameter, or InvalidParams naming it. */
 function requireString(value: unknown, field: string): string {

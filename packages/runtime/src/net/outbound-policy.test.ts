@@ -1,7 +1,7 @@
 // The outbound policy: which addresses are not public, which URLs are refused when given, which connections are
 // refused when made (a name resolving elsewhere than it did), and a POST that never follows a redirect.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import { type AddressInfo, type LookupFunction, Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   blockedAddressKind,
@@ -244,6 +244,42 @@ describe('outbound policy > connections', () => {
       expect(got).toEqual(['/first', ...want]);
       expect(connections.count).toBe(1);
     } finally {
+      await agents.destroy();
+    }
+  });
+  it('pipelining > requests sent one after another in ticks and microtasks, to a connection gone idle, leave in one write', async () => {
+    const target = await serve(204);
+    const agents = outboundAgents({ maxSockets: 1, pipelining: 4 });
+    try {
+      const post = {
+        headers: {},
+        body: '{}',
+        timeoutMs: 5_000,
+        policy: { allowHosts: ['127.0.0.1'] },
+        agents,
+      };
+      // The connection is made, so the requests below go to it at once.
+      expect((await postOutbound(`${target.url}/first`, post)).status).toBe(204);
+      // The writes handed to the kernel from here on (each socket's `_write` or `_writev`).
+      const write = vi.spyOn(Socket.prototype, '_write');
+      const writev = vi.spyOn(Socket.prototype, '_writev');
+      const answers = await new Promise<Promise<unknown>[]>((resolve) => {
+        const first = postOutbound(`${target.url}/a`, post);
+        // Sent from a tick queued after the first one's dispatch, and from a microtask after that tick.
+        process.nextTick(() => {
+          const second = postOutbound(`${target.url}/b`, post);
+          queueMicrotask(() => resolve([first, second, postOutbound(`${target.url}/c`, post)]));
+        });
+      });
+      await Promise.all(answers);
+      expect(target.got).toEqual(['/first', '/a', '/b', '/c']);
+      // The agent's side of the connection only: the server's socket writes its answers.
+      const mine = [...write.mock.contexts, ...writev.mock.contexts].filter(
+        (socket) => socket instanceof Socket && socket.remotePort === target.port,
+      );
+      expect(mine).toHaveLength(1);
+    } finally {
+      vi.restoreAllMocks();
       await agents.destroy();
     }
   });

@@ -5,6 +5,7 @@
 // request it costs a third of what node:http's ClientRequest does, which a webhook taking every update of every task
 // pays many times over.
 import type { Socket } from 'node:net';
+import { setImmediate } from 'node:timers';
 import { Agent, buildConnector, Client, type Dispatcher } from 'undici';
 import {
   blockedAddressKind,
@@ -81,6 +82,8 @@ export class OutboundAgents {
   /** The open connections, when pipelined: corked together while one turn of the event loop dispatches to them. */
   readonly #sockets = new Set<Socket>();
   #corked = false;
+  /** Whether the uncork waits one more check phase (coalesce). */
+  #again = false;
 
   /** Requests per connection in flight at once (`OutboundAgentOptions.pipelining`). */
   readonly pipelining: number;
@@ -141,19 +144,28 @@ export class OutboundAgents {
   };
 
   /**
-   * Holds what is written to the open connections until the ticks of this turn are done, then writes it: the
-   * requests dispatched one after another in one turn (the next deliveries of the configs whose answers came in one
-   * read) leave in one write per connection, not one each. undici corks and uncorks around each request it writes;
-   * corks nest, so those writes wait for this one's uncork.
+   * Holds what is written to the open connections until the check phase of the event loop's next turn, then writes
+   * it: the requests dispatched meanwhile (the next deliveries of the configs whose answers came in, on any
+   * connection, and those undici writes from its queue as answers free room) leave in one write per connection, not
+   * one each. A request for a connection that has gone idle is written by undici from a check phase (setImmediate:
+   * it lets what the receiver sent on it meanwhile be read first), so the writes are let go one check phase later
+   * than that: the next turn's, which comes at once (a pending Immediate keeps the loop from waiting for I/O).
+   * undici corks and uncorks around each request it writes; corks nest, so those writes wait for this one's uncork.
    */
   coalesce(): void {
     if (this.#corked || this.#sockets.size === 0) return;
     this.#corked = true;
+    this.#again = true;
     for (const socket of this.#sockets) socket.cork();
-    process.nextTick(this.#uncork);
+    setImmediate(this.#uncork);
   }
 
   readonly #uncork = (): void => {
+    if (this.#again) {
+      this.#again = false;
+      setImmediate(this.#uncork);
+      return;
+    }
     this.#corked = false;
     for (const socket of this.#sockets) socket.uncork();
   };
@@ -403,6 +415,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    // An answer frees room on a pipelined connection: what undici writes from its queue now, and what the caller
+    // sends next once told, leave together.
+    if ((this.post.agents?.pipelining ?? 1) > 1 && !this.own) this.post.agents?.coalesce();
     this.#finish(undefined);
   }
 
