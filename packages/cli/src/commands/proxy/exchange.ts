@@ -9,7 +9,7 @@ import { type AnswerHead, declaredContent, framingOf } from '../inspect/exchange
 import type { SessionIssue, SessionRecord } from '../inspect/session.js';
 import { got } from '../validate/got.js';
 import { rewriteUrls } from './discovery.js';
-import type { MessageHead } from './http-framing.js';
+import { type MessageHead, sameName } from './http-framing.js';
 import type { ClientConnection, ProxyContext } from './proxy-server.js';
 import type { Direction, ProxyIssue } from './reporters.js';
 import type { Route } from './route.js';
@@ -36,6 +36,11 @@ const NO_ISSUES: readonly ProxyIssue[] = Object.freeze([]);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The methods a request may be sent again with (RFC 9110 §9.2.2: idempotent). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+/** The most bytes of a request kept to be sent again; a longer one is not. */
+const REPLAY_BYTES = 64 * 1024;
 
 /** How an answer's bytes go to the client. */
 const PASS = 0;
@@ -81,6 +86,12 @@ export class Exchange implements UpstreamUser {
   private holdSize = 0;
   private holdPointers: readonly string[] = [];
   private holdRpc = false;
+  /**
+   * The request's bytes as sent so far on a kept connection, held until the answer begins: an idempotent request is
+   * sent again on a fresh connection when the agent had closed that one. Undefined when there is nothing to send again.
+   */
+  private replay: Buffer[] | undefined;
+  private replaySize = 0;
 
   constructor(
     private readonly ctx: ProxyContext,
@@ -116,17 +127,18 @@ export class Exchange implements UpstreamUser {
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const name = raw[i] ?? '';
       let value = raw[i + 1] ?? '';
-      const lower =
-        name.length === 4 || name.length === 10 || name.length === 15 || name.length === 16
-          ? name.toLowerCase()
-          : '';
-      if (lower === 'host') {
+      const size = name.length;
+      if (size === 4 && sameName(name, 'host')) {
         if (host) continue;
         host = true;
         value = ctx.targetHost;
-      } else if (lower === 'connection' || lower === 'keep-alive' || lower === 'proxy-connection') continue;
+      } else if (
+        (size === 10 && (sameName(name, 'connection') || sameName(name, 'keep-alive'))) ||
+        (size === 16 && sameName(name, 'proxy-connection'))
+      )
+        continue;
       // A document the proxy rewrites must come uncompressed.
-      else if (this.discovery && lower === 'accept-encoding') continue;
+      else if (this.discovery && size === 15 && sameName(name, 'accept-encoding')) continue;
       out += `${name}: ${value}\r\n`;
     }
     if (!host) out += `Host: ${ctx.targetHost}\r\n`;
@@ -145,15 +157,31 @@ export class Exchange implements UpstreamUser {
       out = Buffer.allocUnsafe(head.length + (to - from));
       out.write(head, 0, 'latin1');
       buf.copy(out, head.length, from, to);
-    } else if (to > from) out = buf.subarray(from, to);
-    else return;
-    if (!conn.socket.write(out)) {
-      // The agent's pace sets the client's (backpressure).
-      this.client.socket.pause();
-      conn.socket.once('drain', () => {
-        if (!this.requestDone) this.client.socket.resume();
-      });
-    }
+      if (conn.reused && IDEMPOTENT.has(this.method)) {
+        this.replay = [out];
+        this.replaySize = out.length;
+      }
+    } else if (to > from) {
+      out = buf.subarray(from, to);
+      if (this.replay) this.keep(out);
+    } else return;
+    this.send(conn, out);
+  }
+
+  /** Writes request bytes to the agent; the agent's pace sets the client's (backpressure). */
+  private send(conn: Upstream, out: Buffer): void {
+    if (conn.socket.write(out)) return;
+    this.client.socket.pause();
+    conn.socket.once('drain', () => {
+      if (!this.requestDone && this.conn === conn) this.client.socket.resume();
+    });
+  }
+
+  /** Keeps request bytes to send again, up to REPLAY_BYTES (the buffers the client's reads came in, not copies). */
+  private keep(out: Buffer): void {
+    this.replaySize += out.length;
+    if (this.replaySize > REPLAY_BYTES) this.replay = undefined;
+    else this.replay?.push(out);
   }
 
   requestData(buf: Buffer, from: number, to: number): void {
@@ -190,6 +218,8 @@ export class Exchange implements UpstreamUser {
 
   /** Bytes from the agent: read, and passed on (or held) up to the answer's end. */
   answerBytes(conn: Upstream, buf: Buffer): void {
+    // The answer has begun: the request will not be sent again.
+    this.replay = undefined;
     const reader = conn.reader;
     let pos = 0;
     while (pos < buf.length) {
@@ -456,7 +486,13 @@ export class Exchange implements UpstreamUser {
     this.responseFree?.();
   }
 
-  /** The connection to the agent failed or closed before the exchange ended. */
+  /**
+   * The connection to the agent failed or closed before the exchange ended. A kept connection may have been closed by
+   * the agent as the request went (it closes idle ones): when no byte of the answer came and the request is
+   * idempotent (RFC 9110 §9.2.2), it goes again on a fresh connection, once. A request that is not idempotent is never
+   * sent twice (its bytes may have reached the agent); one that found its connection ended before it was sent never
+   * used it (the pool does not hand out ended connections).
+   */
   lost(conn: Upstream, error: Error | undefined): void {
     if (this.conn !== conn || this.clientLeft) return;
     // A body that runs until the connection closes has ended.
@@ -464,6 +500,17 @@ export class Exchange implements UpstreamUser {
       this.conn = undefined;
       this.answerDone = true;
       this.answerEnded();
+      return;
+    }
+    const replay = this.replay;
+    if (replay) {
+      this.replay = undefined;
+      const fresh = this.ctx.pool.connect(this);
+      this.conn = fresh;
+      fresh.reader.noBody = this.method === 'HEAD';
+      // The client may have been paused for the lost connection's sake.
+      if (!this.requestDone) this.client.socket.resume();
+      for (const out of replay) this.send(fresh, out);
       return;
     }
     this.conn = undefined;
@@ -804,7 +851,7 @@ function header(raw: readonly string[], name: string): string | undefined {
   let found: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const key = raw[i] ?? '';
-    if (key.length !== name.length || key.toLowerCase() !== name) continue;
+    if (key.length !== name.length || !sameName(key, name)) continue;
     const value = raw[i + 1] ?? '';
     if (found === undefined) found = value;
     else if (name === 'content-type' || name === 'content-length') break;

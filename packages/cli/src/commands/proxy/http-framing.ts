@@ -58,7 +58,20 @@ const UNTIL_CLOSE = 6;
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 /** The longest chunk-size line or trailer line kept across reads. */
 const MAX_LINE = 4096;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The characters of a token (RFC 9110 §5.6.2), by code: 1 for each. */
+const TCHAR = new Uint8Array(128);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+  TCHAR[c.charCodeAt(0)] = 1;
+
+/** Whether `text` from `from` to `to` is a token: one character at least, each a tchar. */
+function isToken(text: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || TCHAR[code] === 0) return false;
+  }
+  return true;
+}
 
 /** Reads the messages of one direction of one connection. */
 export class MessageReader {
@@ -255,8 +268,9 @@ export class MessageReader {
   }
 
   private parseHead(text: string): MessageHead | undefined {
-    const lines = text.split('\r\n');
-    const first = lines[0] ?? '';
+    // The lines are read where they are in `text`, not split into a list.
+    const firstEnd = text.indexOf('\r\n');
+    const first = firstEnd === -1 ? text : text.slice(0, firstEnd);
     const a = first.indexOf(' ');
     const b = a === -1 ? -1 : first.indexOf(' ', a + 1);
     const head: MessageHead = {
@@ -279,12 +293,12 @@ export class MessageReader {
       head.method = first.slice(0, a);
       head.target = first.slice(a + 1, b);
       version = first.slice(b + 1);
-      if (!TOKEN.test(head.method) || head.target === '' || head.target.includes(' '))
+      if (!isToken(head.method, 0, head.method.length) || head.target === '' || head.target.includes(' '))
         return void this.fail(400, `not an HTTP request line: ${JSON.stringify(first)}`);
     } else {
       version = a === -1 ? first : first.slice(0, a);
       const code = a === -1 ? '' : first.slice(a + 1, b === -1 ? undefined : b);
-      if (!/^[1-5]\d\d$/.test(code))
+      if (!isStatusCode(code))
         return void this.fail(400, `not an HTTP status line: ${JSON.stringify(first)}`);
       head.status = Number(code);
       head.reason = b === -1 ? '' : first.slice(b + 1);
@@ -298,24 +312,22 @@ export class MessageReader {
     let connection = '';
     let upgrade = false;
     const raw = head.raw;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i] ?? '';
-      const colon = line.indexOf(':');
-      // RFC 9112 §5.1 and §5.2: no whitespace before the colon; a line folded onto the next is refused.
-      if (
-        colon <= 0 ||
-        line.charCodeAt(0) === 32 ||
-        line.charCodeAt(0) === 9 ||
-        !TOKEN.test(line.slice(0, colon))
-      )
-        return void this.fail(400, `not a header field: ${JSON.stringify(line)}`);
-      const name = line.slice(0, colon);
-      const value = trimOws(line, colon + 1);
+    let lineStart = firstEnd === -1 ? text.length : firstEnd + 2;
+    while (lineStart < text.length) {
+      const found = text.indexOf('\r\n', lineStart);
+      const lineEnd = found === -1 ? text.length : found;
+      const colon = text.indexOf(':', lineStart);
+      // RFC 9112 §5.1 and §5.2: no whitespace before the colon (a line folded onto the next starts with some).
+      if (colon === -1 || colon >= lineEnd || !isToken(text, lineStart, colon))
+        return void this.fail(400, `not a header field: ${JSON.stringify(text.slice(lineStart, lineEnd))}`);
+      const name = text.slice(lineStart, colon);
+      const value = trimOws(text, colon + 1, lineEnd);
+      lineStart = lineEnd + 2;
       raw.push(name, value);
       switch (name.length) {
         case 14:
-          if (name.toLowerCase() === 'content-length') {
-            if (!/^\d+$/.test(value) || (length !== -1 && Number(value) !== length))
+          if (sameName(name, 'content-length')) {
+            if (!isDigits(value) || (length !== -1 && Number(value) !== length))
               return void this.fail(
                 400,
                 `Content-Length must be one whole number, not ${JSON.stringify(value)}`,
@@ -324,28 +336,21 @@ export class MessageReader {
           }
           break;
         case 17:
-          if (name.toLowerCase() === 'transfer-encoding')
-            transfer = transfer ? `${transfer},${value}` : value;
+          if (sameName(name, 'transfer-encoding')) transfer = transfer ? `${transfer},${value}` : value;
           break;
-        case 10: {
-          const lower = name.toLowerCase();
-          if (lower === 'connection') connection = `${connection},${value.toLowerCase()}`;
-          else if (lower === 'keep-alive') {
-            const timeout = /(?:^|[,;\s])timeout=(\d+)/i.exec(value)?.[1];
-            if (timeout !== undefined) head.keepAliveSeconds = Number(timeout);
-          }
+        case 10:
+          if (sameName(name, 'connection')) connection = connection === '' ? value : `${connection},${value}`;
+          else if (sameName(name, 'keep-alive')) head.keepAliveSeconds = keepAliveTimeout(value);
           break;
-        }
         case 7:
-          if (name.toLowerCase() === 'upgrade') upgrade = true;
+          if (sameName(name, 'upgrade')) upgrade = true;
           break;
       }
     }
-    const tokens = connection === '' ? [] : connection.split(',').map((t) => t.trim());
-    head.close = tokens.includes('close') || (head.minor === 0 && !tokens.includes('keep-alive'));
+    head.close = listHas(connection, 'close') || (head.minor === 0 && !listHas(connection, 'keep-alive'));
     const chunked = transfer !== '' && /(?:^|,)\s*chunked\s*$/i.test(transfer);
     if (this.kind === 'request') {
-      head.upgrade = head.method === 'CONNECT' || (upgrade && tokens.includes('upgrade'));
+      head.upgrade = head.method === 'CONNECT' || (upgrade && listHas(connection, 'upgrade'));
       // RFC 9112 §6.1 and §6.3: a request with both, or with a coding other than chunked last, is refused.
       if (transfer !== '' && (length !== -1 || !chunked))
         return void this.fail(
@@ -372,10 +377,72 @@ export class MessageReader {
 }
 
 /** A field value without the optional whitespace (SP, HTAB) around it. */
-function trimOws(line: string, from: number): string {
+function trimOws(line: string, from: number, to: number): string {
   let start = from;
-  let end = line.length;
+  let end = to;
   while (start < end && (line.charCodeAt(start) === 32 || line.charCodeAt(start) === 9)) start++;
   while (end > start && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
   return line.slice(start, end);
+}
+
+/** Whether `name` is `lower` (lower case letters and `-`, of the same length) in any case: no lower-cased copy made. */
+export function sameName(name: string, lower: string): boolean {
+  if (name === lower) return true;
+  return sameAt(name, 0, lower);
+}
+
+/** Whether `text` from `from` reads `lower` (lower case letters and `-`) in any case. */
+function sameAt(text: string, from: number, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = text.charCodeAt(from + i);
+    const l = lower.charCodeAt(i);
+    // The upper-case letter of a lower-case one is 32 below it.
+    if (c !== l && !(l >= 97 && l <= 122 && c === l - 32)) return false;
+  }
+  return true;
+}
+
+/** Whether the comma-separated list (RFC 9110 §5.6.1) has `token` (in lower case) among its elements, in any case. */
+function listHas(list: string, token: string): boolean {
+  let start = 0;
+  while (start < list.length) {
+    const comma = list.indexOf(',', start);
+    const end = comma === -1 ? list.length : comma;
+    let a = start;
+    let b = end;
+    while (a < b && (list.charCodeAt(a) === 32 || list.charCodeAt(a) === 9)) a++;
+    while (b > a && (list.charCodeAt(b - 1) === 32 || list.charCodeAt(b - 1) === 9)) b--;
+    if (b - a === token.length && sameAt(list, a, token)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** Whether `text` is one digit or more (and nothing else). */
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** Whether `code` is a status code of HTTP/1.1: three digits, 100 to 599. */
+function isStatusCode(code: string): boolean {
+  const first = code.charCodeAt(0);
+  return code.length === 3 && first >= 49 && first <= 53 && isDigits(code);
+}
+
+/** The `timeout=` parameter of a Keep-Alive field, in seconds, or undefined (a parameter begins the value or follows `,` `;` or whitespace). */
+function keepAliveTimeout(value: string): number | undefined {
+  const lower = value.toLowerCase();
+  for (let at = lower.indexOf('timeout='); at !== -1; at = lower.indexOf('timeout=', at + 1)) {
+    const before = at === 0 ? 44 : lower.charCodeAt(at - 1);
+    if (before !== 44 && before !== 59 && before !== 32 && before !== 9) continue;
+    let end = at + 8;
+    while (end < lower.length && lower.charCodeAt(end) >= 48 && lower.charCodeAt(end) <= 57) end++;
+    if (end > at + 8) return Number(lower.slice(at + 8, end));
+  }
+  return undefined;
 }

@@ -14,6 +14,7 @@ import { proxyCommand } from './proxy.js';
 import { type RunningProxy, startProxy } from './proxy-server.js';
 import { type InvalidMessage, type ProxyNote, type ProxyReport, reportWriter } from './reporters.js';
 import type { SessionFile } from './session-file.js';
+import { type Upstream, UpstreamPool, type UpstreamUser } from './upstream-pool.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
 
@@ -868,5 +869,182 @@ describe('agentproto proxy > HTTP/1.1 framing', () => {
     const via = await send(`${running.url}/ap/v1/agent/tasks`);
     expect(via.status).toBe(502);
     expect(notes().map((n) => n.message)).toEqual([expect.stringContaining('not HTTP/1.1')]);
+  });
+});
+
+describe('agentproto proxy > kept-alive connections the agent closes', () => {
+  /**
+   * A hand-made agent that announces keep-alive (`Keep-Alive: timeout=5`) and, on each connection, answers the first
+   * request only; then it `end`s the connection right after that answer, or `destroy`s it when a second request comes
+   * (an agent whose idle timer fired just as the request arrived). It records each request's bytes, and the
+   * connections: `closed` resolves once the agent's side of a connection has closed.
+   */
+  async function closingAgent(mode: 'end' | 'destroy') {
+    const requests: string[] = [];
+    const closed: Array<Promise<void>> = [];
+    const body = json(TASK);
+    const answer = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n${body}`;
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      closed.push(new Promise((resolve) => socket.on('close', () => resolve())));
+      socket.on('error', () => {});
+      let text = '';
+      let answered = false;
+      socket.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+        for (;;) {
+          const end = text.indexOf('\r\n\r\n');
+          if (end === -1) return;
+          const length = Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
+          if (text.length < end + 4 + length) return;
+          requests.push(text.slice(0, end + 4 + length));
+          text = text.slice(end + 4 + length);
+          if (answered) return void socket.destroy();
+          answered = true;
+          if (mode === 'end') socket.end(answer);
+          else socket.write(answer);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          for (const socket of sockets) socket.destroy();
+        }),
+    });
+    // sound: a server listening on a TCP port has an AddressInfo
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, requests, closed };
+  }
+
+  // With its length: the hand-made agent reads no chunked bodies.
+  const post = (url: string, input: string) =>
+    send(`${url}/ap/v1/agent/tasks`, {
+      method: 'POST',
+      headers: ['content-type', 'application/json', 'content-length', String(json({ input }).length)],
+      body: json({ input }),
+    });
+
+  it('retry > a GET that meets a kept connection the agent has just closed goes again on a fresh one', async () => {
+    const target = await closingAgent('destroy');
+    const { running, reports } = await proxy('agent-protocol', target.url);
+    const first = await send(`${running.url}/ap/v1/agent/tasks/t1`);
+    expect(first.status).toBe(200);
+    const second = await send(`${running.url}/ap/v1/agent/tasks/t2`);
+    expect(second.status).toBe(200);
+    expect(JSON.parse(second.body.toString())).toEqual(TASK);
+    // The second request reached the agent twice, the same bytes each time, on two connections.
+    expect(target.requests).toHaveLength(3);
+    expect(target.requests[2]).toBe(target.requests[1]);
+    expect(target.requests[1]).toContain('GET /ap/v1/agent/tasks/t2 HTTP/1.1');
+    expect(target.closed).toHaveLength(2);
+    expect(reports).toEqual([]);
+  });
+
+  it('retry > a POST whose bytes may have reached the agent is never sent twice: the client gets a 502', async () => {
+    const target = await closingAgent('destroy');
+    const { running, notes } = await proxy('agent-protocol', target.url);
+    expect((await post(running.url, 'one')).status).toBe(200);
+    const second = await post(running.url, 'two');
+    expect(second.status).toBe(502);
+    expect(target.requests.filter((r) => r.includes('"two"'))).toHaveLength(1);
+    expect(target.closed).toHaveLength(1);
+    expect(notes().map((n) => n.message)).toEqual([expect.stringContaining('cannot reach the agent')]);
+  });
+
+  it('retry > a connection the agent ended after its answer is not used again: the next POST goes on a fresh one', async () => {
+    const target = await closingAgent('end');
+    const { running, reports } = await proxy('agent-protocol', target.url);
+    expect((await post(running.url, 'one')).status).toBe(200);
+    // The agent's side closes once the proxy has answered its end with its own: the proxy has seen the end by then.
+    await target.closed[0];
+    const second = await post(running.url, 'two');
+    expect(second.status).toBe(200);
+    expect(target.requests.filter((r) => r.includes('"two"'))).toHaveLength(1);
+    expect(target.closed).toHaveLength(2);
+    expect(reports).toEqual([]);
+  });
+
+  it("idle > the pool drops an idle connection a margin before the agent's announced timeout", async () => {
+    const server = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          pool.destroy();
+        }),
+    });
+    // sound: a server listening on a TCP port has an AddressInfo
+    const port = (server.address() as AddressInfo).port;
+    let now = 1_000_000;
+    const pool = new UpstreamPool(
+      { https: false, host: '127.0.0.1', port, servername: '' },
+      16384,
+      60_000,
+      () => now,
+    );
+    const user: UpstreamUser = { head() {}, data() {}, end() {}, answerBytes() {}, lost() {} };
+    const first: Upstream = pool.acquire(user);
+    // As an answer saying `Keep-Alive: timeout=5` sets it.
+    first.agentIdleMs = 5_000;
+    pool.release(first);
+    now += 3_900;
+    expect(pool.acquire(user)).toBe(first);
+    pool.release(first);
+    now += 4_000;
+    const second = pool.acquire(user);
+    expect(second).not.toBe(first);
+    expect(first.socket.destroyed).toBe(true);
+    // An agent that keeps connections a second: dropped after half of it.
+    second.agentIdleMs = 1_000;
+    pool.release(second);
+    now += 499;
+    expect(pool.acquire(user)).toBe(second);
+    pool.release(second);
+    now += 500;
+    expect(pool.acquire(user)).not.toBe(second);
+  });
+
+  it('idle > a connection the sweeper closes is out of the pool at once, before its socket says `close`', async () => {
+    const server = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // sound: a server listening on a TCP port has an AddressInfo
+    const port = (server.address() as AddressInfo).port;
+    let now = 1_000_000;
+    // An idle time of 400 ms: the sweeper comes by every 50 ms.
+    const pool = new UpstreamPool(
+      { https: false, host: '127.0.0.1', port, servername: '' },
+      16384,
+      400,
+      () => now,
+    );
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          pool.destroy();
+          server.close(() => resolve());
+        }),
+    });
+    const user: UpstreamUser = { head() {}, data() {}, end() {}, answerBytes() {}, lost() {} };
+    const first = pool.acquire(user);
+    await new Promise((resolve) => first.socket.once('connect', resolve));
+    pool.release(first);
+    // The request that comes just as the sweeper closes the connection: it must get another one.
+    const taken = new Promise<Upstream>((resolve) => {
+      const destroy = first.socket.destroy.bind(first.socket);
+      first.socket.destroy = (error?: Error) => {
+        destroy(error);
+        resolve(pool.acquire(user));
+        return first.socket;
+      };
+    });
+    now += 1_000;
+    const next = await taken;
+    expect(next).not.toBe(first);
+    expect(next.socket.destroyed).toBe(false);
   });
 });

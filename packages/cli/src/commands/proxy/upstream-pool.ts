@@ -1,7 +1,8 @@
 // The proxy's connections to the agent: kept alive, and shared by every client. A connection carries one exchange at a
 // time; once its answer has ended (and its request has gone whole) it waits in the pool, and the next request of any
-// client takes it. Idle connections are closed before the agent would close them: a request sent on a connection the
-// agent is closing fails with a reset (and the client gets a 502).
+// client takes it. Idle connections are dropped before the agent would close them (it says when: `Keep-Alive:
+// timeout=`); a request that still meets a connection the agent has just closed is sent again by the exchange when
+// that is safe (see Exchange.lost).
 import net from 'node:net';
 import tls from 'node:tls';
 import { type FramingEvents, type MessageHead, MessageReader } from './http-framing.js';
@@ -34,6 +35,7 @@ export class Upstream {
   idleSince = 0;
   /** How long the agent keeps it open unused, as its last answer said (`Keep-Alive: timeout=`), in ms. */
   agentIdleMs = Number.POSITIVE_INFINITY;
+  /** The agent has ended the connection, or it has closed: nothing more can be sent on it. */
   closed = false;
 
   constructor(target: UpstreamTarget, maxHead: number, onGone: (conn: Upstream) => void) {
@@ -48,12 +50,20 @@ export class Upstream {
     });
     this.socket.on('data', (buf: Buffer) => {
       if (this.user) this.user.answerBytes(this, buf);
-      // Bytes while idle: not an answer to anything; the connection cannot be trusted.
-      else this.socket.destroy();
+      // Bytes while idle: not an answer to anything; the connection cannot be trusted (nor handed out meanwhile).
+      else {
+        this.closed = true;
+        this.socket.destroy();
+      }
     });
     let error: Error | undefined;
     this.socket.on('error', (e) => {
       error = e;
+    });
+    // The agent's end of the connection (it closes an idle one): no request may start on it from now on.
+    this.socket.on('end', () => {
+      this.closed = true;
+      onGone(this);
     });
     this.socket.on('close', () => {
       this.closed = true;
@@ -65,30 +75,54 @@ export class Upstream {
   }
 }
 
+/**
+ * How long a connection may wait unused before the proxy drops it: `idleMs`, and never past the agent's announced
+ * timeout less a margin, as HTTP clients keep (node:http's Agent keeps one second): one second, or half the timeout
+ * when that is shorter, so that a request is never sent just as the agent gives up on the connection.
+ */
+export function idleLimit(idleMs: number, agentIdleMs: number): number {
+  return Math.min(idleMs, agentIdleMs - Math.min(1000, agentIdleMs / 2));
+}
+
 /** The pool of connections to one agent. */
 export class UpstreamPool {
   private readonly idle: Upstream[] = [];
   private readonly all = new Set<Upstream>();
   private readonly sweeper: NodeJS.Timeout;
 
+  /** `now` tells the time in ms (Date.now; a test passes its own clock). */
   constructor(
     private readonly target: UpstreamTarget,
     private readonly maxHead: number,
     private readonly idleMs: number,
+    private readonly now: () => number = Date.now,
   ) {
     // One timer for every idle connection, not one per connection and request.
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.floor(idleMs / 8)));
     this.sweeper.unref();
   }
 
-  /** An idle connection (the most recently used), or a new one. */
+  /** An idle connection (the most recently used) that the agent still keeps open, or a new one. */
   acquire(user: UpstreamUser): Upstream {
     let conn = this.idle.pop();
-    while (conn?.closed) conn = this.idle.pop();
-    if (!conn) {
-      conn = new Upstream(this.target, this.maxHead, (gone) => this.forget(gone));
-      this.all.add(conn);
-    } else conn.reused = true;
+    if (conn) {
+      const now = this.now();
+      // One whose time is up (the sweeper has not come by yet) is dropped here, as is one the agent has ended.
+      while (conn && (conn.closed || now - conn.idleSince >= idleLimit(this.idleMs, conn.agentIdleMs))) {
+        this.drop(conn);
+        conn = this.idle.pop();
+      }
+    }
+    if (!conn) return this.connect(user);
+    conn.reused = true;
+    conn.user = user;
+    return conn;
+  }
+
+  /** A new connection, for `user`. */
+  connect(user: UpstreamUser): Upstream {
+    const conn = new Upstream(this.target, this.maxHead, (gone) => this.forget(gone));
+    this.all.add(conn);
     conn.user = user;
     return conn;
   }
@@ -97,7 +131,7 @@ export class UpstreamPool {
   release(conn: Upstream): void {
     conn.user = undefined;
     if (conn.closed) return;
-    conn.idleSince = Date.now();
+    conn.idleSince = this.now();
     this.idle.push(conn);
   }
 
@@ -109,6 +143,16 @@ export class UpstreamPool {
     this.idle.length = 0;
   }
 
+  /**
+   * Closes an idle connection, and takes it out of the pool at once: a destroyed socket says `close` only later, and
+   * a request written on it meanwhile would get no answer and no error.
+   */
+  private drop(conn: Upstream): void {
+    conn.closed = true;
+    this.forget(conn);
+    conn.socket.destroy();
+  }
+
   private forget(conn: Upstream): void {
     this.all.delete(conn);
     const i = this.idle.indexOf(conn);
@@ -117,9 +161,8 @@ export class UpstreamPool {
 
   private sweep(): void {
     if (this.idle.length === 0) return;
-    const now = Date.now();
-    // The agent's own hint, less a second (as node:http's Agent reads it), and never above ours.
+    const now = this.now();
     for (const conn of [...this.idle])
-      if (now - conn.idleSince >= Math.min(this.idleMs, conn.agentIdleMs - 1000)) conn.socket.destroy();
+      if (now - conn.idleSince >= idleLimit(this.idleMs, conn.agentIdleMs)) this.drop(conn);
   }
 }
