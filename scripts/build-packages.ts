@@ -9,7 +9,7 @@
 // manifest, the schemas, this script, the compiler options and the lockfile) is not built again: packing every package
 // and then a release's dry run build once.
 
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,12 +19,15 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 // Where a package's schemas/ folder keeps the README of the whole set (the CLI's export command reads it there).
 const SET_README = '_set/README.md';
 
+/** Whether a file under a package's src/ is one of its tests, which a build leaves out (tsconfig.build.json too). */
+const isTest = (file: string) => /\.(test|case)\.ts$/.test(file);
+
 async function sources(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...(await sources(p)));
-    else if (/\.ts$/.test(e.name) && !/\.(test|case|d)\.ts$/.test(e.name)) out.push(p);
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !isTest(e.name)) out.push(p);
   }
   return out;
 }
@@ -58,10 +61,11 @@ async function inputsHash(): Promise<string> {
     'pnpm-lock.yaml',
     ...(await filesUnder(path.join(ROOT, 'schemas'))),
   ];
+  // A package's tests (`*.test.ts`, `*.case.ts`) are neither transpiled, copied nor declared: editing one builds nothing.
   for (const pkg of await readdir(path.join(ROOT, 'packages')))
     files.push(
       `packages/${pkg}/package.json`,
-      ...(await filesUnder(path.join(ROOT, 'packages', pkg, 'src'))),
+      ...(await filesUnder(path.join(ROOT, 'packages', pkg, 'src'))).filter((f) => !isTest(f)),
     );
   const hash = createHash('sha256');
   for (const f of files.sort()) {
@@ -106,14 +110,24 @@ const { build } = await import('esbuild');
 /** The whole published schema set, rendered once for every package that ships part of it. */
 let exported: Awaited<ReturnType<typeof import('@agentproto/codegen').renderExport>> | undefined;
 const DECLARATIONS = path.join(ROOT, 'node_modules/.cache/agentproto-declarations');
-execFileSync(
-  process.execPath,
-  [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-  {
-    cwd: ROOT,
-    stdio: 'inherit',
-  },
-);
+// The declarations (one compiler run, most of a cold build and one core's work) are written while this process
+// transpiles and assembles each package's dist/ beside it; each package's declarations and stamp go in once the
+// compiler has succeeded. Settled to its error, if any, at once: awaited only after the packages are assembled.
+const declared = new Promise<Error | undefined>((resolve) => {
+  const tsc = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  // A build that fails first (esbuild, the schema set) leaves no compiler running behind it.
+  process.once('exit', () => tsc.kill());
+  tsc.once('error', resolve);
+  tsc.once('exit', (code, signal) =>
+    resolve(
+      code === 0 ? undefined : new Error(`tsc -p tsconfig.build.json failed (${signal ?? `exit ${code}`})`),
+    ),
+  );
+});
 for (const pkg of stale) {
   const dir = path.join(ROOT, 'packages', pkg);
   const src = path.join(dir, 'src');
@@ -132,7 +146,6 @@ for (const pkg of stale) {
     logLevel: 'warning',
   });
   await copyJs(src, dist);
-  await cp(path.join(DECLARATIONS, pkg, 'src'), dist, { recursive: true });
   // A package with a folder under schemas/ (each protocol, and the conformance kit's report) ships its part of the
   // published schema set in schemas/: its folder, the README that explains the set, and its entries of catalog.json.
   // An installed `agentproto export` (and `agentproto docs`) puts these parts back together.
@@ -167,6 +180,16 @@ for (const pkg of stale) {
       await cp(scenarios, path.join(shipped, version, 'client-scenarios.json'));
     }
   }
+}
+const failed = await declared;
+if (failed) {
+  // No stamp vouches for a dist/ without its declarations: the next build starts these packages again.
+  console.error(`build: ${failed.message}`);
+  process.exit(1);
+}
+for (const pkg of stale) {
+  const dist = path.join(ROOT, 'packages', pkg, 'dist');
+  await cp(path.join(DECLARATIONS, pkg, 'src'), dist, { recursive: true });
   await mkdir(path.dirname(stampOf(dist)), { recursive: true });
   await writeFile(stampOf(dist), inputs);
   console.log(`built packages/${pkg}/dist`);
