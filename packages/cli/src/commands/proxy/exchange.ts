@@ -273,7 +273,10 @@ export class Exchange implements UpstreamUser {
     const client = this.client.socket;
     if (!client.write(bytes) && conn) {
       conn.socket.pause();
-      client.once('drain', () => conn.socket.resume());
+      // Only while this exchange still has the connection: once it is back in the pool, another's pace is not ours.
+      client.once('drain', () => {
+        if (this.conn === conn) conn.socket.resume();
+      });
     }
   }
 
@@ -432,6 +435,9 @@ export class Exchange implements UpstreamUser {
     const answer = this.answer;
     this.conn = undefined;
     if (conn) {
+      // The answer has passed whole: a connection paused for the client's pace reads again (a client that has gone
+      // says `drain` never, and a paused connection would hold the next exchange's answer unread).
+      conn.socket.resume();
       if (answer && !answer.close && answer.body !== 'close' && this.req.minor === 1 && !conn.closed)
         this.ctx.pool.release(conn);
       else {

@@ -1048,3 +1048,59 @@ describe('agentproto proxy > kept-alive connections the agent closes', () => {
     expect(next.socket.destroyed).toBe(false);
   });
 });
+
+describe('agentproto proxy > backpressure', () => {
+  it('client gone > an answer the client could not take leaves its agent connection reading, for the next exchange', async () => {
+    // The first request's answer (an invalid one: its report marks its end) waits until the client has reset its
+    // connection; the next ones are answered at once, valid.
+    let asked!: () => void;
+    const firstAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let first = true;
+    const target = await agent(async (_req, res) => {
+      let body = json(TASK);
+      if (first) {
+        first = false;
+        asked();
+        await answered;
+        body = json({ ...TASK, artifacts: 'none' });
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    let checked!: () => void;
+    const firstChecked = new Promise<void>((resolve) => {
+      checked = resolve;
+    });
+    const running = await startProxy({
+      binding: await resolveBinding('agent-protocol'),
+      target: target.url,
+      onReport: (r) => {
+        if (r.kind === 'invalid') checked();
+      },
+    });
+    open.push(running);
+    // A request, then more bytes than the proxy reads ahead while it waits (it stops reading the connection); then
+    // the client resets the connection: the proxy learns of it only as it writes the answer, which fails.
+    const client = net.connect(Number(new URL(running.url).port), '127.0.0.1');
+    client.on('error', () => {});
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    client.write(`GET /ap/v1/agent/tasks/t1 HTTP/1.1\r\nHost: x\r\n\r\n${'x'.repeat(256 * 1024)}`);
+    await firstAsked;
+    const reset = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.resetAndDestroy();
+    await reset;
+    answer();
+    // The answer has been read whole (it is checked as it ends): its agent connection is back in the pool, and the
+    // next request goes on it.
+    await firstChecked;
+    const next = await send(`${running.url}/ap/v1/agent/tasks/t2`);
+    expect(next.status).toBe(200);
+    expect(target.seen).toHaveLength(2);
+  });
+});
