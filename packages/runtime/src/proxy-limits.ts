@@ -14,12 +14,17 @@ export interface ProxyLimits {
   headBytes: number;
   /** Most bytes of the session file waiting to be written; past them records are dropped (and the file says so). */
   sessionBacklogBytes: number;
+  /**
+   * Most bytes of an idempotent request kept, until its answer begins, to send it again when the agent closed the kept
+   * connection it went on; a longer request is not sent again (its client gets the 502).
+   */
+  replayBytes: number;
 }
 
 /**
  * The limits a proxy starts with. Agent messages are a few kilobytes; 8 MiB leaves room for long answers, 1 Mi
  * characters for any event, and 64 bodies or streams at once for a busy client: at most about 64 × 8 MiB held. Heads
- * up to 16 KiB, node:http's default (`--max-http-header-size`).
+ * up to 16 KiB, node:http's default (`--max-http-header-size`); 64 KiB of a request kept to send again.
  */
 export const DEFAULT_PROXY_LIMITS: Readonly<ProxyLimits> = Object.freeze({
   bodyBytes: 8 * 1024 * 1024,
@@ -27,6 +32,7 @@ export const DEFAULT_PROXY_LIMITS: Readonly<ProxyLimits> = Object.freeze({
   concurrent: 64,
   headBytes: 16 * 1024,
   sessionBacklogBytes: 8 * 1024 * 1024,
+  replayBytes: 64 * 1024,
 });
 
 /** The defaults, with the given limits in their place; throws for a limit that is not a positive whole number. */

@@ -27,6 +27,11 @@ export interface PushLimits {
    * are dropped (and told to `onError`), so a dead webhook never makes the agent hold a task's whole history for it.
    */
   maxPending: number;
+  /**
+   * Most webhook URLs kept as checked (default 1,024): a URL that passed the config-time check is not checked again
+   * for a minute; past this many, the one checked longest ago is forgotten.
+   */
+  maxCheckedUrls: number;
 }
 
 /** The defaults of PushLimits. */
@@ -39,6 +44,7 @@ export const DEFAULT_PUSH_LIMITS: Readonly<PushLimits> = Object.freeze({
   backoffBaseMs: 1_000,
   backoffMaxMs: 300_000,
   maxPending: 1_000,
+  maxCheckedUrls: 1_024,
 });
 
 /**
@@ -168,9 +174,6 @@ export async function checkWebhook(url: string, policy: OutboundPolicy, field: s
   }
 }
 
-/** Most webhook URLs one CheckedWebhooks keeps; past it, the one checked longest ago is forgotten. */
-export const CHECKED_WEBHOOKS = 1024;
-
 /**
  * How long a webhook URL stays checked, in milliseconds: the names it holds may come to resolve elsewhere. (Each
  * connection checks the addresses it connects to whatever this says: that check is the one that counts.)
@@ -180,7 +183,7 @@ export const CHECKED_WEBHOOK_MS = 60_000;
 /**
  * The webhook URLs that passed checkWebhook under one policy lately (its check of the URL covers checkConfig's: an
  * absolute http or https URL): a client that sends its config with every message has it parsed, checked and its host
- * resolved once a minute, not once a message. Bounded (CHECKED_WEBHOOKS); only URLs that passed are kept, so a
+ * resolved once a minute, not once a message. Bounded (PushLimits.maxCheckedUrls); only URLs that passed are kept, so a
  * refused one is checked, and refused, every time.
  */
 export class CheckedWebhooks {
@@ -189,7 +192,7 @@ export class CheckedWebhooks {
 
   constructor(
     readonly policy: OutboundPolicy,
-    readonly max: number = CHECKED_WEBHOOKS,
+    readonly max: number = DEFAULT_PUSH_LIMITS.maxCheckedUrls,
     readonly now: () => number = Date.now,
   ) {}
 

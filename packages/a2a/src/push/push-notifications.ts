@@ -91,7 +91,7 @@ export class PushNotifications {
       ...(options.resolve ? { resolve: options.resolve } : {}),
       ...(options.lookup ? { lookup: options.lookup } : {}),
     };
-    this.#webhooks = new CheckedWebhooks(this.policy);
+    this.#webhooks = new CheckedWebhooks(this.policy, this.limits.maxCheckedUrls);
     this.records = new PushRecords(manager.store, manager.instance);
     this.outbox = new PushOutbox({
       store: manager.store,

@@ -39,8 +39,6 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** The methods a request may be sent again with (RFC 9110 §9.2.2: idempotent). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
-/** The most bytes of a request kept to be sent again; a longer one is not. */
-const REPLAY_BYTES = 64 * 1024;
 
 /** How an answer's bytes go to the client. */
 const PASS = 0;
@@ -177,10 +175,10 @@ export class Exchange implements UpstreamUser {
     });
   }
 
-  /** Keeps request bytes to send again, up to REPLAY_BYTES (the buffers the client's reads came in, not copies). */
+  /** Keeps request bytes to send again, up to the replayBytes limit (the buffers the client's reads came in, not copies). */
   private keep(out: Buffer): void {
     this.replaySize += out.length;
-    if (this.replaySize > REPLAY_BYTES) this.replay = undefined;
+    if (this.replaySize > this.ctx.limits.replayBytes) this.replay = undefined;
     else this.replay?.push(out);
   }
 
