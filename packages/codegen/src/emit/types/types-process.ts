@@ -35,14 +35,21 @@ async function emitVersionTypes(model: ProtocolModel): Promise<VersionTypes> {
 /** Makes the type files in this process. */
 export const IN_PROCESS: TypesMaker = { emit: emitVersionTypes, close: () => undefined, answered: () => 0 };
 
+// The generator's bundle (scripts/generate.mjs) replaces this name with the URL of the bundled second process; from
+// the sources it is not defined.
+declare const AGENTPROTO_TYPES_CHILD: URL | undefined;
+
 /**
  * How to start the second process: the child module beside this one (the TypeScript source, or the built `.js` of a
  * published package) and the Node options that load it. A TypeScript source needs tsx's loader: the ES-module part of
  * the one installed beside the generator (the child imports its TypeScript and `require`s only the libraries, which
  * are JavaScript: without tsx's `require` hook they load faster), or else the one this process was started with
- * (`tsx script.ts` passes it in its options). Undefined when there is none.
+ * (`tsx script.ts` passes it in its options). Undefined when there is none. In the generator's bundle, the bundled
+ * module, which needs no loader.
  */
 function childCommand(): { file: string; execArgv: string[] } | undefined {
+  if (typeof AGENTPROTO_TYPES_CHILD !== 'undefined')
+    return { file: fileURLToPath(AGENTPROTO_TYPES_CHILD), execArgv: [] };
   const source = import.meta.url.endsWith('.ts');
   const file = fileURLToPath(new URL(`./types-child.${source ? 'ts' : 'js'}`, import.meta.url));
   if (!source) return { file, execArgv: [] };
