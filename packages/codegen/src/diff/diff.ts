@@ -13,8 +13,18 @@ import { type FoundChange, schemaChanges, typeLookup } from './schema-changes.js
 import { type SurfaceFinding, subjectType, surfaceChanges } from './surface-changes.js';
 import { prove, type SideTools, type Subject, sideTools } from './witness.js';
 
+/** How diffSides places the changes it finds. */
+export interface DiffOptions {
+  /**
+   * Whether each change's site carries its line (default true). Finding a line parses its file for positions; a
+   * caller that only names the changes it cannot place otherwise finds them itself (lineOf).
+   */
+  lines?: boolean;
+}
+
 /** Every change from `old` to `new`, each classified and proven (or marked unproven). */
-export function diffSides(old: DiffSide, next: DiffSide): DiffReport {
+export function diffSides(old: DiffSide, next: DiffSide, options: DiffOptions = {}): DiffReport {
+  const site = options.lines === false ? siteOnly : siteWithLine;
   const tools = { old: sideTools(old), new: sideTools(next) };
   const types = { old: typeLookup(old.types), new: typeLookup(next.types) };
   const changes: Change[] = [];
@@ -40,12 +50,14 @@ export function diffSides(old: DiffSide, next: DiffSide): DiffReport {
     }
     const subject: Subject = { name, schema: { old: { $ref: o.id }, new: { $ref: n.id } } };
     for (const found of schemaChanges(name, 'type', o.value, n.value, o.at, n.at, types))
-      changes.push(finish(found, { old: o, new: n }, subject, tools));
+      changes.push(finish(found, { old: o, new: n }, subject, tools, site));
   }
   for (const finding of surfaceChanges({ old, new: next }, types)) {
     const docs = { old: old[finding.document], new: next[finding.document] };
     if (!docs.old || !docs.new) continue;
-    changes.push(finish(finding.found, { old: docs.old, new: docs.new }, finding.subject, tools, finding));
+    changes.push(
+      finish(finding.found, { old: docs.old, new: docs.new }, finding.subject, tools, site, finding),
+    );
   }
   const count = (b: Breaks) =>
     changes.filter((c) => c.breaks === b || (c.breaks === 'both' && b !== 'none')).length;
@@ -68,6 +80,7 @@ function finish(
   docs: Record<'old' | 'new', SideDocument>,
   subject: Subject | undefined,
   tools: Record<'old' | 'new', SideTools>,
+  site: (doc: SideDocument, pointer: string) => ChangeSite,
   finding?: SurfaceFinding,
 ): Change {
   let result: { witnesses: Witness[]; breaks: Breaks; proven: boolean; undecided?: string };
@@ -110,7 +123,20 @@ function inType(tools: SideTools, name: string | undefined): SideDocument | unde
   return name === undefined ? undefined : tools.side.types.get(name);
 }
 
-function site(doc: SideDocument, pointer: string): ChangeSite {
+function siteWithLine(doc: SideDocument, pointer: string): ChangeSite {
   const line = doc.locate?.(pointer);
   return { file: doc.file, pointer, ...(line === undefined ? {} : { line }) };
+}
+
+function siteOnly(doc: SideDocument, pointer: string): ChangeSite {
+  return { file: doc.file, pointer };
+}
+
+/** The line of a site that names a file of one of `sides` (found as diffSides would have), or its own. */
+export function lineOf(site: ChangeSite, sides: readonly DiffSide[]): number | undefined {
+  if (site.line !== undefined) return site.line;
+  for (const side of sides)
+    for (const doc of [...side.types.values(), side.openapi, side.openrpc])
+      if (doc?.file === site.file && doc.locate) return doc.locate(site.pointer);
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { parseYamlWithLocator } from '@agentproto/runtime/locate';
+import { parseJsonWithLocator, parseYamlWithLocator } from '@agentproto/runtime/locate';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../diagnostics.js';
 import type { DiffSide } from '../diff/diff-types.js';
@@ -91,6 +91,27 @@ const problems = (text: string) => validateTranslation(load(text), OLD, NEW).map
 describe('validateTranslation', () => {
   it('complete > a manifest that maps every change passes', () => {
     expect(problems(COMPLETE)).toEqual([]);
+  });
+
+  it("coverage > a change no rule names is placed at its line in the side's file", () => {
+    // The old side's Message as a file with positions: the diff places its changes without lines, the report finds
+    // the line of the one it names.
+    const message = OLD.types.get('Message');
+    if (!message) throw new Error('no Message in the old side');
+    const parsed = parseJsonWithLocator(JSON.stringify(message.value, null, 2));
+    const located: DiffSide = {
+      ...OLD,
+      types: new Map([...OLD.types, ['Message', { ...message, locate: parsed.locate }]]),
+    };
+    const out = validateTranslation(
+      load(COMPLETE.replace('      role: { enum: Role }\n', '')),
+      located,
+      NEW,
+    ).map(formatDiagnostic);
+    const found = out.join('\n').match(/schemas\/p\/0\/Message\.schema\.json:(\d+) (\/properties\/role[^\s)]*)/);
+    expect(found, out.join('\n')).not.toBeNull();
+    expect(Number(found?.[1])).toBe(parsed.locate(found?.[2] ?? ''));
+    expect(Number(found?.[1])).toBeGreaterThan(1);
   });
 
   it.each([

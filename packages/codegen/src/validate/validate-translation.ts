@@ -4,7 +4,7 @@
 // change no rule and no `unmatched` entry names fails generation, at the manifest, with the change's place.
 import { compilePathTemplate, type FieldRule } from '@agentproto/runtime/translate';
 import type { Diagnostic } from '../diagnostics.js';
-import { diffSides } from '../diff/diff.js';
+import { diffSides, lineOf } from '../diff/diff.js';
 import type { Change, DiffSide } from '../diff/diff-types.js';
 import { ANY_METHOD } from '../diff/surface/rpc-errors.js';
 import type { Shape, Shapes } from '../emit/translators/codecs/index.js';
@@ -130,7 +130,7 @@ export function validateTranslation(
   translation: LoadedTranslation,
   from: DiffSide,
   to: DiffSide,
-  diff: (a: DiffSide, b: DiffSide) => Change[] = (a, b) => diffSides(a, b).changes,
+  diff: (a: DiffSide, b: DiffSide) => Change[] = (a, b) => diffSides(a, b, { lines: false }).changes,
 ): Diagnostic[] {
   const { source } = translation;
   const m: TranslationManifest = source.value;
@@ -304,9 +304,8 @@ export function validateTranslation(
   for (const c of diff(from, to)) {
     if (covered(c)) continue;
     const site = c.old ?? c.new;
-    const place = site
-      ? ` (${site.file}${site.line === undefined ? '' : `:${site.line}`} ${site.pointer || '/'})`
-      : '';
+    const line = site ? lineOf(site, [from, to]) : undefined;
+    const place = site ? ` (${site.file}${line === undefined ? '' : `:${line}`} ${site.pointer || '/'})` : '';
     const field =
       c.area === 'type' && SHAPE_RULES.has(c.rule) ? firstProperty(site?.pointer ?? '') : undefined;
     const name = field === undefined ? c.subject : `${c.subject}.${field}`;
