@@ -193,11 +193,14 @@ async function makeBundle() {
     const key = keyOf(inputs.map((f) => [f, loaded.get(f) ?? read(path.join(ROOT, f))]));
     if (key === undefined) throw new Error('a source went away while the bundle was made');
     writeFileSync(path.join(out, 'inputs.json'), JSON.stringify(inputs));
+    // Renamed whole, so a bundle folder is complete or absent; another run that made the same bundle meanwhile keeps
+    // its folder (it may be loading from it) and this one's is dropped.
     const final = path.join(folder, key);
-    if (existsSync(path.join(final, 'generate.js'))) rmSync(out, { recursive: true, force: true });
-    else {
-      rmSync(final, { recursive: true, force: true });
+    try {
       renameSync(out, final);
+    } catch (error) {
+      if (!existsSync(path.join(final, 'generate.js'))) throw error;
+      rmSync(out, { recursive: true, force: true });
     }
     keep([key, ...keptKeys()]);
     return path.join(final, 'generate.js');
@@ -207,7 +210,10 @@ async function makeBundle() {
   }
 }
 
-/** Drops the bundles of the repository folders used longest ago, past KEPT_ROOTS; marks this one used now. */
+/**
+ * Drops the bundles of the repository folders used longest ago, past KEPT_ROOTS and not used for an hour (a run in
+ * another copy may still be loading from its bundle); marks this one used now.
+ */
 function pruneRoots() {
   const now = new Date();
   utimesSync(folder, now, now);
@@ -215,17 +221,21 @@ function pruneRoots() {
     .filter((name) => /^[0-9a-f]{16}$/.test(name))
     .map((name) => ({ name, used: statSync(path.join(CACHE, name)).mtimeMs }))
     .sort((a, b) => b.used - a.used);
-  for (const { name } of roots.slice(KEPT_ROOTS))
-    rmSync(path.join(CACHE, name), { recursive: true, force: true });
+  for (const { name, used } of roots.slice(KEPT_ROOTS))
+    if (used < now.getTime() - 3_600_000) rmSync(path.join(CACHE, name), { recursive: true, force: true });
 }
 
 let entry;
 if (!process.argv.includes('--debug')) {
   try {
     entry = keptBundle() ?? (await makeBundle());
-    pruneRoots();
   } catch {
     entry = undefined;
+  }
+  try {
+    if (entry !== undefined) pruneRoots();
+  } catch {
+    // A cache that cannot be tidied still serves this run.
   }
 }
 if (entry === undefined) {
