@@ -2,8 +2,8 @@
 // bundled ES module instead of through tsx's loader. Under the loader every module the generator loads is resolved and
 // read by the loader's own thread, and the main thread waits for it: about a second of CPU in each of the run's two
 // processes, on every run. The bundle is made with esbuild and kept under node_modules/.cache/agentproto-generate/,
-// under the hash of everything it was made from: the content of each source it holds, the lockfile, this file, the
-// Node version and the repository's place on disk. A source edited since, a source added or removed (an import line
+// under the hash of everything it was made from: the content of each source it holds, the workspace's package
+// manifests, the lockfile, this file, the Node version and the repository's place on disk. A source edited since, a source added or removed (an import line
 // changes with it), a dependency upgraded: the hash differs and the bundle is made again before the run (about two
 // seconds). What is bundled behaves as it does from source:
 // - third-party modules are not bundled: each import names the file Node would load from the importing source;
@@ -189,7 +189,15 @@ async function makeBundle() {
       metafile: true,
       logLevel: 'silent',
     });
-    const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('left-out:'));
+    // What esbuild read, and the manifests whose `exports` it resolved the workspace's imports through.
+    const manifests = [
+      'package.json',
+      ...readdirSync(path.join(ROOT, 'packages')).map((p) => `packages/${p}/package.json`),
+    ];
+    const inputs = [
+      ...Object.keys(result.metafile.inputs).filter((f) => !f.startsWith('left-out:')),
+      ...manifests.filter((f) => existsSync(path.join(ROOT, f))),
+    ];
     const key = keyOf(inputs.map((f) => [f, loaded.get(f) ?? read(path.join(ROOT, f))]));
     if (key === undefined) throw new Error('a source went away while the bundle was made');
     writeFileSync(path.join(out, 'inputs.json'), JSON.stringify(inputs));
