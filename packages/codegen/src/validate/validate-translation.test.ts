@@ -108,7 +108,9 @@ describe('validateTranslation', () => {
       located,
       NEW,
     ).map(formatDiagnostic);
-    const found = out.join('\n').match(/schemas\/p\/0\/Message\.schema\.json:(\d+) (\/properties\/role[^\s)]*)/);
+    const found = out
+      .join('\n')
+      .match(/schemas\/p\/0\/Message\.schema\.json:(\d+) (\/properties\/role[^\s)]*)/);
     expect(found, out.join('\n')).not.toBeNull();
     expect(Number(found?.[1])).toBe(parsed.locate(found?.[2] ?? ''));
     expect(Number(found?.[1])).toBeGreaterThan(1);
