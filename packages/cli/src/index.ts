@@ -269,6 +269,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       'text (a line per issue) or json (an object per invalid message, a line each)',
       'text',
     )
+    .option(
+      '--ca <file>',
+      "PEM certificates an https:// agent's certificate may chain to (a self-signed or private CA's), trusted besides Node's bundled CAs; the agent's certificate is always verified",
+    )
     .addHelpText(
       'after',
       [

@@ -13,6 +13,7 @@ import { type MessageHead, sameName } from './http-framing.js';
 import type { ClientConnection, ProxyContext } from './proxy-server.js';
 import type { Direction, ProxyIssue } from './reporters.js';
 import type { Route } from './route.js';
+import type { StreamItemSink } from './sse-items.js';
 import { BodyTap, type ReadBody, StreamTap } from './taps.js';
 import type { Upstream, UpstreamUser } from './upstream-pool.js';
 
@@ -49,7 +50,7 @@ const HOLD = 1;
  * one object made per request: under tsx (how the CLI runs) a function bound to a name costs a property definition
  * each time it is made, a method none.
  */
-export class Exchange implements UpstreamUser {
+export class Exchange implements UpstreamUser, StreamItemSink {
   readonly number: number;
   readonly method: string;
   readonly path: string;
@@ -75,6 +76,8 @@ export class Exchange implements UpstreamUser {
   private bodyTap: BodyTap | undefined;
   private streamTap: StreamTap | undefined;
   private streamComplete = false;
+  /** The type a stream's items are checked against, when the operation declares one. */
+  private itemType: string | undefined;
   private responseFree: (() => void) | undefined;
   private operation = '';
   private extra: readonly ProxyIssue[] = NO_ISSUES;
@@ -349,13 +352,13 @@ export class Exchange implements UpstreamUser {
       );
       this.responseFree = this.slot('response');
       if (!this.responseFree) return;
-      const itemType = declared?.content?.item?.typeName;
+      this.itemType = declared?.content?.item?.typeName;
       this.streamTap = new StreamTap(
         framing,
         header(raw, 'content-encoding'),
         ctx.limits.itemLength,
         ctx.held,
-        (frame: ParsedFrame) => this.item(frame, itemType),
+        this,
         (reason) => this.note('event', reason),
       );
       return;
@@ -365,36 +368,42 @@ export class Exchange implements UpstreamUser {
       this.bodyTap = new BodyTap(ctx.limits.bodyBytes, ctx.held, header(raw, 'content-encoding'));
   }
 
-  /** One stream item, checked. */
-  private item(frame: ParsedFrame, itemType: string | undefined): void {
+  /** A stream item that is not JSON, or too long to read (the stream tap's sink): reported. */
+  itemFailed(frame: ParsedFrame): void {
     this.ctx.stats.items++;
+    const error = frame.ok ? '' : frame.error;
+    this.record(
+      { direction: 'event', message: frame.data },
+      this.operation,
+      [{ pointer: '', message: error, rule: 'json' }],
+      '',
+      frame.index,
+    );
+  }
+
+  /** A stream item's value (the stream tap's sink): checked. */
+  itemValue(index: number, message: unknown): void {
+    const ctx = this.ctx;
+    ctx.stats.items++;
     const operation = this.operation;
-    if (!frame.ok)
-      return void this.record(
-        { direction: 'event', message: frame.data },
-        operation,
-        [{ pointer: '', message: frame.error, rule: 'json' }],
-        '',
-        frame.index,
-      );
     // Each item's record is one plain literal, made whole: no spread, no copy, no list made, per item.
-    const at = this.ctx.options.session ? new Date().toISOString() : '';
+    const at = ctx.options.session ? new Date().toISOString() : '';
     const exchange = this.number;
-    const message = frame.value;
-    const item: SessionRecord = this.ctx.byStreamCheck
+    const itemType = this.itemType;
+    const item: SessionRecord = ctx.byStreamCheck
       ? { exchange, at, operation, direction: 'event', stream: true, message }
       : itemType
         ? { exchange, at, operation, direction: 'event', type: itemType, message }
         : { exchange, at, operation, direction: 'event', message };
-    this.check(item, NO_ISSUES, '', frame.index);
+    this.check(item, NO_ISSUES, '', index);
   }
 
   /** Body bytes of the answer, de-chunked (reader event). */
   data(buf: Buffer, from: number, to: number): void {
     if (!this.answer) return;
+    if (this.streamTap) return void this.streamTap.push(buf, from, to);
     const piece = buf.subarray(from, to);
-    if (this.streamTap) this.streamTap.push(piece);
-    else if (this.bodyTap) this.bodyTap.push(piece);
+    if (this.bodyTap) this.bodyTap.push(piece);
     else if (this.mode === HOLD) this.holdPiece(piece);
   }
 

@@ -63,6 +63,13 @@ const TCHAR = new Uint8Array(128);
 for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
   TCHAR[c.charCodeAt(0)] = 1;
 
+/** The value of each hex digit, by byte; 16 for a byte that is none. */
+const HEX = new Uint8Array(256).fill(16);
+for (let d = 0; d < 16; d++) {
+  HEX[d.toString(16).charCodeAt(0)] = d;
+  HEX[d.toString(16).toUpperCase().charCodeAt(0)] = d;
+}
+
 /** Whether `text` from `from` to `to` is a token: one character at least, each a tchar. */
 function isToken(text: string, from: number, to: number): boolean {
   if (to <= from) return false;
@@ -152,6 +159,13 @@ export class MessageReader {
             if (!this.keep(buf, pos, buf.length)) return -1;
             return buf.length;
           }
+          // The usual lines (a chunk's size in hex digits, the CRLF after its data) are read in the bytes, with no string.
+          if (this.carry === undefined && this.state !== TRAILERS) {
+            if (this.chunkLine(buf, pos, nl)) {
+              pos = nl + 1;
+              continue;
+            }
+          }
           const line = this.lineOf(buf, pos, nl);
           pos = nl + 1;
           if (line === undefined) return -1;
@@ -199,6 +213,32 @@ export class MessageReader {
     if (this.carry.length <= MAX_LINE) return true;
     this.fail(400, `a line of the chunked framing is longer than ${MAX_LINE} bytes`);
     return false;
+  }
+
+  /**
+   * Reads a chunk-size line, or the empty line after a chunk's data, `buf` from `from` to the LF at `nl`, when it has
+   * the usual form: hex digits then CRLF, LF or `;` (extensions, which are ignored), or CRLF alone. True when it did
+   * (the state moves on); false for any other form, which `lineOf` then reads (and fails with the line quoted).
+   */
+  private chunkLine(buf: Buffer, from: number, nl: number): boolean {
+    const to = nl > from && buf[nl - 1] === 13 ? nl - 1 : nl;
+    if (this.state === CHUNK_END) {
+      if (to !== from) return false;
+      this.state = CHUNK_SIZE;
+      return true;
+    }
+    let size = 0;
+    let i = from;
+    // 13 hex digits at most: every such size is a safe integer.
+    for (; i < to && i - from < 13; i++) {
+      const digit = HEX[buf[i] ?? 0] ?? 16;
+      if (digit === 16) break;
+      size = size * 16 + digit;
+    }
+    if (i === from || (i < to && buf[i] !== 59)) return false;
+    this.remaining = size;
+    this.state = size === 0 ? TRAILERS : CHUNK_DATA;
+    return true;
   }
 
   private lineOf(buf: Buffer, from: number, nl: number): string | undefined {

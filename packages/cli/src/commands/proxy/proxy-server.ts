@@ -11,6 +11,7 @@
 // answer) wait, unread, until the answer before them has ended. Connections to the agent are a pool shared by every
 // client (upstream-pool.ts), one exchange at a time each.
 import net from 'node:net';
+import tls from 'node:tls';
 import {
   type ProtocolBinding,
   type ProxyLimits,
@@ -40,6 +41,11 @@ export interface ProxyOptions {
   onReport: (report: ProxyReport) => void;
   /** Where the traffic is recorded, when it is. */
   session?: SessionFile;
+  /**
+   * Certificates (PEM) an https agent's certificate may chain to, trusted besides Node's bundled CAs: an agent with a
+   * self-signed or private-CA certificate. Verification is never turned off.
+   */
+  ca?: string;
 }
 
 /** What the proxy has done so far. */
@@ -61,6 +67,16 @@ export interface RunningProxy {
   stats(): ProxyStats;
   /** Stops listening and cuts open connections. */
   close(): Promise<void>;
+}
+
+/**
+ * A TLS context that trusts Node's bundled CAs and the PEM certificates of `ca`: made once per proxy (a context made
+ * per connection would read every CA again each time). Throws when `ca` holds no certificate Node can read.
+ */
+export function trustingAlso(ca: string): tls.SecureContext {
+  if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+    throw new Error('no PEM certificate (-----BEGIN CERTIFICATE-----)');
+  return tls.createSecureContext({ ca: [...tls.rootCertificates, ca] });
 }
 
 /** How long a connection to the agent stays open unused (an in-flight request, however quiet, is never cut by it). */
@@ -111,6 +127,7 @@ export class ProxyContext {
         host,
         port: target.port === '' ? (https ? 443 : 80) : Number(target.port),
         servername: net.isIP(host) === 0 ? host : '',
+        ...(https && options.ca !== undefined ? { secureContext: trustingAlso(options.ca) } : {}),
       },
       this.limits.headBytes,
       IDLE_UPSTREAM_MS,

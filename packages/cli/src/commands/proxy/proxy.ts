@@ -1,11 +1,12 @@
 // `agentproto proxy <target-url> --protocol <id>`: a validating proxy on 127.0.0.1 in front of a live agent. Clients
 // talk to it as to the agent; everything passes through unchanged (discovery documents aside, which name the proxy),
 // and every message that breaks the protocol is reported as it passes.
+import { readFile } from 'node:fs/promises';
 import { resolveProxyLimits } from '@agentproto/runtime/contract';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import type { Output } from '../../output.js';
 import { resolveBinding } from '../../protocols.js';
-import { startProxy } from './proxy-server.js';
+import { startProxy, trustingAlso } from './proxy-server.js';
 import { type ProxyReporter, reportWriter } from './reporters.js';
 import { SessionFile } from './session-file.js';
 
@@ -16,6 +17,29 @@ export interface ProxyCommandOptions {
   /** Write the traffic to this file, in the inspector's session format. */
   session?: string;
   reporter?: string;
+  /** A PEM file of certificates an https agent's certificate may chain to, besides Node's bundled CAs. */
+  ca?: string;
+}
+
+/** The certificates of `--ca <file>`, checked: an https target, a file that holds PEM certificates Node reads. */
+async function readCa(file: string, target: string): Promise<string> {
+  if (!target.startsWith('https://')) throw new UsageError('--ca applies to an https:// agent only');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `--ca ${file}: cannot read it: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  try {
+    trustingAlso(text);
+  } catch (error) {
+    throw new UsageError(
+      `--ca ${file}: not PEM certificates: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return text;
 }
 
 /**
@@ -36,6 +60,7 @@ export async function proxyCommand(
   const reporter = options.reporter ?? 'text';
   if (reporter !== 'text' && reporter !== 'json')
     throw new UsageError(`--reporter must be text or json, not ${reporter}`);
+  const ca = options.ca === undefined ? undefined : await readCa(options.ca, target);
   const binding = await resolveBinding(options.protocol);
   const limits = resolveProxyLimits();
   const session = options.session
@@ -61,6 +86,7 @@ export async function proxyCommand(
     limits,
     onReport: write,
     ...(session ? { session } : {}),
+    ...(ca === undefined ? {} : { ca }),
   }).catch(async (error: Error) => {
     await session?.close().catch(() => {});
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error.message}`);

@@ -19,6 +19,7 @@ import {
   parseFrame,
   type StreamFraming,
 } from '@agentproto/runtime/contract';
+import { SseItems, type StreamItemSink } from './sse-items.js';
 
 /** How many bytes the taps hold at once, and the most they ever held: what the limits bound. */
 export class HeldBytes {
@@ -135,16 +136,18 @@ export class BodyTap {
 }
 
 /**
- * Reads a stream's items from the chunks that pass, as `agentproto validate` and the inspector read them (the runtime's
- * FrameReader, which `readFrames` is built on), synchronously: each chunk is read, and its complete items handed to
- * `onFrame`, before `push` returns, so nothing waits to be read. What the tap keeps between chunks is the item being
- * read, which the reader bounds at `limit` characters (a longer one is reported too long, not kept).
- * SSE events without data (a keep-alive, a priming `id:`) are not items: the EventSource standard dispatches none.
+ * Reads a stream's items from the chunks that pass, as `agentproto validate` and the inspector read them, synchronously:
+ * each chunk is read, and its complete items handed to the sink, before `push` returns, so nothing waits to be read.
+ * SSE is read from the bytes in one pass (SseItems); NDJSON by the runtime's FrameReader, which `readFrames` is built
+ * on. What the tap keeps between chunks is the line being read, which the readers bound at `limit` characters (a
+ * longer one is reported too long, not kept). SSE events without data (a keep-alive, a priming `id:`) are not items:
+ * the EventSource standard dispatches none.
  */
 export class StreamTap {
   private ended = false;
   private stopped = false;
-  private readonly reader: FrameReader;
+  private readonly sse: SseItems | undefined;
+  private readonly lines: FrameReader | undefined;
   private readonly decoder: Gunzip | Inflate | BrotliDecompress | undefined;
   private settle: () => void = () => {};
   /** Resolves when every item that passed has been read. */
@@ -155,22 +158,14 @@ export class StreamTap {
     encoding: string | undefined,
     limit: number,
     private readonly held: HeldBytes,
-    onFrame: (frame: ParsedFrame) => void,
+    private readonly sink: StreamItemSink,
     private readonly onStop: (reason: string) => void,
   ) {
     this.done = new Promise<void>((resolve) => {
       this.settle = resolve;
     });
-    const sse = framing === 'sse';
-    this.reader = new FrameReader(
-      framing,
-      (frame) => {
-        if (this.stopped) return;
-        if (sse && frame.tooLong === undefined && frame.data === '') return;
-        onFrame(parsedInPlace(frame));
-      },
-      limit,
-    );
+    if (framing === 'sse') this.sse = new SseItems(limit, this);
+    else this.lines = new FrameReader(framing, (frame) => this.frame(frame), limit);
     const coding = codingOf(encoding);
     if (coding === undefined) {
       this.stop(`the stream is in the content coding "${encoding}": not checked`);
@@ -179,17 +174,27 @@ export class StreamTap {
     if (coding !== 'identity') {
       const decoder = DECODERS[coding].stream();
       this.decoder = decoder;
-      decoder.on('data', (chunk: Buffer) => this.read(chunk));
+      decoder.on('data', (chunk: Buffer) => this.read(chunk, 0, chunk.length));
       decoder.on('end', () => this.finish());
       decoder.on('error', (error) => this.stop(`the ${coding} stream does not decode: ${error.message}`));
     }
   }
 
-  /** A copy of one chunk that passed. */
-  push(chunk: Buffer): void {
+  /** An SSE item whose text is JSON (SseItems' sink): passed on unless the tap has given up. */
+  itemValue(index: number, value: unknown): void {
+    if (!this.stopped) this.sink.itemValue(index, value);
+  }
+
+  /** An SSE item that is not JSON, or too long (SseItems' sink). */
+  itemFailed(frame: ParsedFrame): void {
+    if (!this.stopped) this.sink.itemFailed(frame);
+  }
+
+  /** Bytes of the stream that passed, `buf` from `from` to `to` (read before this returns; no view of them kept). */
+  push(buf: Buffer, from: number, to: number): void {
     if (this.stopped || this.ended) return;
-    if (this.decoder) this.decoder.write(chunk);
-    else this.read(chunk);
+    if (this.decoder) this.decoder.write(buf.subarray(from, to));
+    else this.read(buf, from, to);
   }
 
   /** The stream ended (or broke): what was read so far is all there is. */
@@ -205,19 +210,39 @@ export class StreamTap {
     return this.stopped;
   }
 
-  private read(chunk: Buffer): void {
+  private read(buf: Buffer, from: number, to: number): void {
     if (this.stopped) return;
     // Held while it is read: one chunk at a time.
-    this.held.take(chunk.length);
+    this.held.take(to - from);
     try {
-      this.reader.push(chunk);
+      if (this.sse) this.sse.push(buf, from, to);
+      else this.lines?.push(buf.subarray(from, to));
     } finally {
-      this.held.release(chunk.length);
+      this.held.release(to - from);
     }
   }
 
+  /** An NDJSON item (the FrameReader's): its JSON parsed once. */
+  private frame(frame: Frame): void {
+    if (this.stopped) return;
+    if (frame.tooLong === undefined) {
+      let value: unknown;
+      let ok = true;
+      try {
+        value = JSON.parse(frame.data);
+      } catch {
+        ok = false;
+      }
+      if (ok) return void this.sink.itemValue(frame.index, value);
+    }
+    this.sink.itemFailed(parseFrame(frame));
+  }
+
   private finish(): void {
-    if (!this.stopped) this.reader.end();
+    if (!this.stopped) {
+      this.sse?.end();
+      this.lines?.end();
+    }
     this.settle();
   }
 
@@ -228,23 +253,4 @@ export class StreamTap {
     this.onStop(reason);
     this.settle();
   }
-}
-
-/**
- * A frame the reader made for this call, read as JSON by gaining `ok` and `value` itself: no copy of it per item (the
- * proxy reads every item of every stream it passes). What does not parse goes through `parseFrame`, for its message.
- */
-function parsedInPlace(frame: Frame): ParsedFrame {
-  if (frame.tooLong !== undefined) return parseFrame(frame);
-  let value: unknown;
-  try {
-    value = JSON.parse(frame.data);
-  } catch {
-    return parseFrame(frame);
-  }
-  // sound: the frame is the reader's own, made for this call and kept by nobody else; it gains ParsedFrame's fields
-  const parsed = frame as Frame & { ok: true; value: unknown };
-  parsed.ok = true;
-  parsed.value = value;
-  return parsed;
 }

@@ -22,6 +22,8 @@ export interface UpstreamTarget {
   port: number;
   /** The name TLS sends (SNI) and checks the agent's certificate against; empty for an IP address (RFC 6066 §3). */
   servername: string;
+  /** The TLS context to verify the agent's certificate with, when not Node's default (`--ca`). */
+  secureContext?: tls.SecureContext;
 }
 
 /** One connection to the agent. */
@@ -40,7 +42,12 @@ export class Upstream {
 
   constructor(target: UpstreamTarget, maxHead: number, onGone: (conn: Upstream) => void) {
     this.socket = target.https
-      ? tls.connect({ host: target.host, port: target.port, servername: target.servername })
+      ? tls.connect({
+          host: target.host,
+          port: target.port,
+          servername: target.servername,
+          ...(target.secureContext ? { secureContext: target.secureContext } : {}),
+        })
       : net.connect({ host: target.host, port: target.port });
     this.socket.setNoDelay(true);
     this.reader = new MessageReader('response', maxHead, {
