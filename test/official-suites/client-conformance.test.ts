@@ -75,7 +75,7 @@ describe('client conformance > client processes', () => {
   // and its own client processes, so the runs share nothing.
   it.concurrent.for([
     ['a2a@1.0', 'a2a-client.ts', 9],
-    ['a2a@0.3', 'a2a-client.ts', 5],
+    ['a2a@0.3', 'a2a-client.ts', 6],
     ['mcp@2025-11-25', 'mcp-client.ts', 9],
     ['agent-protocol@v1', 'agent-protocol-client.ts', 5],
     ['agent-protocol@v1-awaiting-input', 'agent-protocol-client.ts', 6],
@@ -85,7 +85,7 @@ describe('client conformance > client processes', () => {
     ['agentscope@1.1', 'agentscope-client.ts 1.1', 6],
     ['agent-protocol-2025@draft-2025-02', 'agent-protocol-2025-client.ts', 6],
     ['a2a@1.0', 'a2a-sdk-client.ts', 9],
-    ['a2a@0.3', 'a2a-sdk-client.ts', 5],
+    ['a2a@0.3', 'a2a-sdk-client.ts', 6],
     ['mcp@2025-11-25', 'mcp-sdk-client.ts', 9],
   ] as const)('%s > %s passes every client check', async ([protocol, script, checks], { expect }) => {
     const { code, out, err } = await run(protocol, client(script), '--reporter', 'json');
