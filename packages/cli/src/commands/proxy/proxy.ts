@@ -57,6 +57,8 @@ export async function proxyCommand(
     throw new UsageError('--port must be a port number (0 picks a free one)');
   if (!/^https?:\/\/\S+$/.test(target))
     throw new UsageError(`${target}: the agent's URL must be http:// or https://`);
+  // A bracket left open, a port past 65535: said here, not later as a port the proxy cannot listen on.
+  if (!URL.canParse(target)) throw new UsageError(`${target}: the agent's URL is not a valid URL`);
   const reporter = options.reporter ?? 'text';
   if (reporter !== 'text' && reporter !== 'json')
     throw new UsageError(`--reporter must be text or json, not ${reporter}`);

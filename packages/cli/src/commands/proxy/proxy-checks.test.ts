@@ -1,0 +1,314 @@
+// `agentproto proxy`, the checks a record alone cannot say and the command's options: JSON-RPC answers and streams
+// (an A2A agent's JSON-RPC endpoint), answers the operation does not declare (a status, a stream), NDJSON streams
+// (fixie@1.0), and the usage errors of `proxyCommand`. Hand-written agents on 127.0.0.1 answer the bytes each test
+// needs; no test waits on time: the checks of an answer run before its last bytes reach the client.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolveBinding } from '@agentproto/registry';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../exit-codes.js';
+import { runCli } from '../../index.js';
+import type { Output } from '../../output.js';
+import { proxyCommand } from './proxy.js';
+import { startProxy } from './proxy-server.js';
+import type { InvalidMessage, ProxyReport } from './reporters.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
+
+const open: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of open.splice(0)) await close();
+});
+
+/** An agent on 127.0.0.1 that reads each request whole, then answers it with `handler`. */
+async function agent(handler: Handler): Promise<string> {
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(Buffer.from(c));
+    await handler(req, res, Buffer.concat(chunks));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  // sound: a server listening on a TCP port has an AddressInfo
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A proxy for `spec` in front of `target`, collecting what it reports. */
+async function proxy(spec: string, target: string) {
+  const reports: ProxyReport[] = [];
+  const running = await startProxy({
+    binding: await resolveBinding(spec),
+    target,
+    onReport: (r) => reports.push(r),
+  });
+  open.push(running.close);
+  const invalid = () => reports.filter((r): r is InvalidMessage => r.kind === 'invalid');
+  return { running, reports, invalid };
+}
+
+/** One request, its answer read whole: status and body bytes. */
+async function send(url: string, method = 'GET', body?: string): Promise<{ status: number; body: Buffer }> {
+  const answer = await fetch(url, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body }),
+  });
+  return { status: answer.status, body: Buffer.from(await answer.arrayBuffer()) };
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+const USER = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'Hello' }] };
+const REPLY = { messageId: 'm-2', role: 'ROLE_AGENT', parts: [{ text: 'Hi' }] };
+const rpcCall = (id: number, method: string, params: unknown) => ({ jsonrpc: '2.0', id, method, params });
+/** Where each report points, in order: direction, item, type, and each issue's pointer, rule and value. */
+const summary = (reports: readonly InvalidMessage[]) =>
+  reports.map((r) => ({
+    direction: r.direction,
+    ...(r.item === undefined ? {} : { item: r.item }),
+    ...(r.type === undefined ? {} : { type: r.type }),
+    issues: r.issues.map((i) => [i.pointer, i.rule, i.got]),
+  }));
+
+describe('agentproto proxy > JSON-RPC', () => {
+  it("an invalid result is reported against its method's result type, matched by id, its pointer into the answer as sent", async () => {
+    // A batch answered in the other order: each result is checked against the method of the call with its id.
+    const calls = [rpcCall(1, 'SendMessage', { message: USER }), rpcCall(2, 'GetTask', { id: 'task-1' })];
+    const answers = [
+      { jsonrpc: '2.0', id: 2, result: { id: 'task-1', contextId: 'ctx-1', status: { state: 'RUNNING' } } },
+      { jsonrpc: '2.0', id: 1, result: { message: REPLY } },
+    ];
+    const single = { jsonrpc: '2.0', id: 3, result: { message: { ...REPLY, role: 'robot' } } };
+    const target = await agent((_, res, body) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(Array.isArray(JSON.parse(body.toString())) ? answers : single));
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target);
+    const batch = await send(`${running.url}/jsonrpc`, 'POST', json(calls));
+    expect(JSON.parse(batch.body.toString())).toEqual(answers);
+    await send(`${running.url}/jsonrpc`, 'POST', json(rpcCall(3, 'SendMessage', { message: USER })));
+    expect(summary(invalid())).toEqual([
+      { direction: 'response', type: 'Task', issues: [['/0/result/status/state', 'enum', '"RUNNING"']] },
+      {
+        direction: 'response',
+        type: 'SendMessageResponse',
+        issues: [['/result/message/role', 'enum', '"robot"']],
+      },
+    ]);
+  });
+
+  it('an error envelope that breaks JSON-RPC 2.0 is reported (rule json-rpc); a well-formed one is not', async () => {
+    const errors: unknown[] = [
+      { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } },
+      { jsonrpc: '2.0', id: 1, error: { code: 'oops', message: 5 } },
+      { jsonrpc: '2.0', id: 1, error: 'boom' },
+      { jsonrpc: '2.0', id: 1 },
+    ];
+    let next = 0;
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(errors[next++]));
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target);
+    for (const answer of errors) {
+      const via = await send(
+        `${running.url}/jsonrpc`,
+        'POST',
+        json(rpcCall(1, 'SendMessage', { message: USER })),
+      );
+      expect(JSON.parse(via.body.toString())).toEqual(answer);
+    }
+    expect(summary(invalid())).toEqual([
+      {
+        direction: 'response',
+        issues: [
+          ['/error/code', 'json-rpc', '"oops"'],
+          ['/error/message', 'json-rpc', '5'],
+        ],
+      },
+      { direction: 'response', issues: [['/error', 'json-rpc', '"boom"']] },
+      { direction: 'response', issues: [['', 'json-rpc', json({ jsonrpc: '2.0', id: 1 })]] },
+    ]);
+  });
+
+  it('each item of a JSON-RPC SSE stream is checked: an invalid one is reported with its position and pointer, the bytes pass unchanged', async () => {
+    const event = (result: unknown) => `data: ${json({ jsonrpc: '2.0', id: 'c-1', result })}\n\n`;
+    const status = (state: string) => ({
+      statusUpdate: { taskId: 'task-1', contextId: 'ctx-1', status: { state } },
+    });
+    const stream =
+      event({ task: { id: 'task-1', contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING' } } }) +
+      event(status('RUNNING')) +
+      event(status('TASK_STATE_COMPLETED'));
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(stream);
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target);
+    const via = await send(
+      `${running.url}/jsonrpc`,
+      'POST',
+      json({ jsonrpc: '2.0', id: 'c-1', method: 'SendStreamingMessage', params: { message: USER } }),
+    );
+    expect(via.body.toString()).toBe(stream);
+    expect(summary(invalid())).toEqual([
+      {
+        direction: 'event',
+        item: 2,
+        issues: [['/result/statusUpdate/status/state', 'StreamResponse', '"RUNNING"']],
+      },
+    ]);
+    expect(running.stats().items).toBe(3);
+  });
+});
+
+describe('agentproto proxy > what the operation does not declare', () => {
+  it('an answer with a status the operation does not declare is reported (declared-status), with or without a body', async () => {
+    // fixie@1.0's GET / declares 200 and 403 only.
+    let status = 500;
+    const target = await agent((_, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(status === 204 ? undefined : json({ message: { text: 'no' } }));
+    });
+    const { running, invalid } = await proxy('fixie@1.0', target);
+    expect((await send(`${running.url}/`)).status).toBe(500);
+    status = 204;
+    expect((await send(`${running.url}/`)).status).toBe(204);
+    expect(summary(invalid())).toEqual([
+      { direction: 'response', issues: [['', 'declared-status', '500']] },
+      { direction: 'response', issues: [['', 'declared-status', '204']] },
+    ]);
+    expect(invalid()[0]?.issues[0]?.message).toBe('status 500 is not declared for GET /');
+  });
+
+  it('a stream the operation does not declare is reported (declared-stream), and passes unchanged', async () => {
+    // GET / answers JSON or YAML; POST / declares its stream for 200 only.
+    const sse = `data: ${json({ message: { text: 'hi' } })}\n\n`;
+    const ndjson = `${json({ message: { text: 'hi' } })}\n`;
+    const target = await agent((req, res) => {
+      const get = req.method === 'GET';
+      res.writeHead(get ? 200 : 500, { 'content-type': get ? 'text/event-stream' : 'application/x-ndjson' });
+      res.end(get ? sse : ndjson);
+    });
+    const { running, invalid } = await proxy('fixie@1.0', target);
+    expect((await send(`${running.url}/`)).body.toString()).toBe(sse);
+    const post = await send(`${running.url}/`, 'POST', json({ message: { text: 'q' } }));
+    expect(post.body.toString()).toBe(ndjson);
+    expect(summary(invalid())).toEqual([
+      { direction: 'response', issues: [['', 'declared-stream', undefined]] },
+      {
+        direction: 'response',
+        issues: [
+          ['', 'declared-status', '500'],
+          ['', 'declared-stream', undefined],
+        ],
+      },
+    ]);
+    expect(invalid()[0]?.issues[0]?.message).toBe(
+      'GET / declares no stream for status 200 and text/event-stream',
+    );
+  });
+});
+
+describe('agentproto proxy > NDJSON', () => {
+  it('each line is an item: a bad one is reported with its index, a line that is not JSON too; the bytes pass unchanged', async () => {
+    // The third line is cut between two writes; the second write waits until the client has the first part, so the
+    // proxy reads the line in two pieces.
+    const first = `${json({ message: { text: 'a', embeds: {} } })}\n${json({ message: { text: 5 } })}\n{"message":`;
+    const second = `{"text":"b"}}\nnot json\r\n${json({ message: { text: 'c' } })}`;
+    let clientHasFirst: () => void = () => {};
+    const firstArrived = new Promise<void>((resolve) => {
+      clientHasFirst = resolve;
+    });
+    const target = await agent(async (_, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(first);
+      await firstArrived;
+      res.end(second);
+    });
+    const { running, invalid } = await proxy('fixie@1.0', target);
+    const answer = await fetch(`${running.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: json({ message: { text: 'q' } }),
+    });
+    const reader = answer.body?.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const next = await reader?.read();
+      if (!next || next.done) break;
+      chunks.push(next.value);
+      size += next.value.length;
+      if (size >= first.length) clientHasFirst();
+    }
+    expect(Buffer.concat(chunks).toString()).toBe(first + second);
+    expect(summary(invalid())).toEqual([
+      { direction: 'event', item: 2, type: 'AgentResponse', issues: [['/message/text', 'type', '5']] },
+      { direction: 'event', item: 4, issues: [['', 'json', undefined]] },
+    ]);
+    expect(invalid()[1]?.issues[0]?.message).toMatch(/^not JSON/);
+    expect(running.stats().items).toBe(5);
+  });
+});
+
+describe('agentproto proxy > usage errors', () => {
+  const quiet: Output = { out: () => {}, err: () => {}, stdin: async function* () {} };
+  const CASES: Array<[string, Record<string, string>, string]> = [
+    ['http://127.0.0.1:9', { reporter: 'xml' }, '--reporter must be text or json, not xml'],
+    ['http://127.0.0.1:9', { port: 'abc' }, '--port must be a port number (0 picks a free one)'],
+    ['http://127.0.0.1:9', { port: '70000' }, '--port must be a port number (0 picks a free one)'],
+    ['http://127.0.0.1:9', { port: '-1' }, '--port must be a port number (0 picks a free one)'],
+    ['http://127.0.0.1:9', { port: '80.5' }, '--port must be a port number (0 picks a free one)'],
+    ['ftp://127.0.0.1:9', {}, "ftp://127.0.0.1:9: the agent's URL must be http:// or https://"],
+    ['127.0.0.1:9', {}, "127.0.0.1:9: the agent's URL must be http:// or https://"],
+    ['http://[::1', {}, "http://[::1: the agent's URL is not a valid URL"],
+    ['http://127.0.0.1:99999', {}, "http://127.0.0.1:99999: the agent's URL is not a valid URL"],
+  ];
+
+  it('a bad --reporter, a bad --port, a target that is not an http(s) URL: a UsageError saying which, before anything listens', async () => {
+    for (const [target, options, message] of CASES) {
+      let listened = false;
+      const io: Output = {
+        ...quiet,
+        err: () => {
+          listened = true;
+        },
+      };
+      // Were the option let through, the proxy would start, and stop at once: nothing is left listening.
+      const outcome = await proxyCommand(
+        target,
+        { protocol: 'a2a@1.0', ...options },
+        io,
+        Promise.resolve(),
+      ).then(
+        (code) => `exit ${code}`,
+        (error: unknown) => error,
+      );
+      expect(outcome, `${target} ${json(options)}`).toBeInstanceOf(UsageError);
+      expect(outcome).toHaveProperty('message', message);
+      expect(listened).toBe(false);
+    }
+  });
+
+  it('the command exits 2 with one line on standard error, and nothing on standard output', async () => {
+    for (const [target, options, message] of CASES) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const flags = Object.entries(options).flatMap(([name, value]) => [`--${name}`, value]);
+      // The protocol named does not exist: were the option let through, the command would stop there, not listen.
+      const code = await runCli(['proxy', target, '--protocol', 'no-such-protocol', ...flags], {
+        out: (l) => out.push(l),
+        err: (l) => err.push(l),
+        stdin: async function* () {},
+      });
+      expect(code, `${target} ${json(options)}`).toBe(2);
+      expect(err).toEqual([`agentproto: ${message}`]);
+      expect(out).toEqual([]);
+    }
+  });
+});
