@@ -53,6 +53,29 @@ describe('A2A stream rules', () => {
       { given: [task(), status('TASK_STATE_COMPLETED'), task('TASK_STATE_COMPLETED')], want: [] },
     ],
     ['valid > a message alone', { given: [message], want: [] }],
+    ['valid > a task already completed, alone', { given: [task('TASK_STATE_COMPLETED')], want: [] }],
+    [
+      'valid > the stream of the message that continues a task asking for input',
+      {
+        given: [
+          task('TASK_STATE_INPUT_REQUIRED'),
+          status('TASK_STATE_WORKING'),
+          status('TASK_STATE_COMPLETED'),
+        ],
+        want: [],
+      },
+    ],
+    [
+      'closes-at-final > a task already completed, then a status',
+      { given: [task('TASK_STATE_COMPLETED'), status('TASK_STATE_WORKING')], want: [[2, 'closes-at-final']] },
+    ],
+    [
+      'one-envelope-id > held to the id of a first response that broke its schema',
+      {
+        given: [{ jsonrpc: '1.0', id: 7, result: task() }, rpc(status('TASK_STATE_COMPLETED'), 7)],
+        want: [[1, 'schema']],
+      },
+    ],
     [
       'valid > JSON-RPC responses, ended by an error',
       {

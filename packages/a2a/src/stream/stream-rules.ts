@@ -95,14 +95,15 @@ export class A2aStreamCheck implements StreamCheck {
     let base = '';
     if (isObjectLike(item) && 'jsonrpc' in item) {
       const envelope = item;
+      // The first response's id is the stream's even when that response breaks its schema: the others are held to it.
+      if (this.#count === 1) this.#envelopeId = envelope.id;
       const type = 'error' in envelope ? this.#names.error : this.#names.success;
       const validate = 'error' in envelope ? this.#error : this.#success;
       if (!validate(item)) {
         for (const i of describeErrors(validate.errors)) add('schema', i.pointer, i.message, type);
         return issues;
       }
-      if (this.#count === 1) this.#envelopeId = envelope.id;
-      else if (envelope.id !== this.#envelopeId)
+      if (this.#count > 1 && envelope.id !== this.#envelopeId)
         add(
           'one-envelope-id',
           '/id',
@@ -131,6 +132,9 @@ export class A2aStreamCheck implements StreamCheck {
         this.#kind = 'task';
         this.#task = { id: e.task.id, contextId: e.task.contextId };
         this.#state = e.task.status.state;
+        // A task already terminal may be the whole stream; an interrupted one (input required) opens the stream of
+        // the message that continues it, so the stream goes on.
+        if (TERMINAL_STATES.has(this.#state)) this.#closed = true;
         for (const a of e.task.artifacts ?? []) this.#artifacts.add(a.artifactId);
       } else if (e.message) this.#kind = 'message';
       else add('first-is-task-or-message', base, 'the first event must be a task or a message');
