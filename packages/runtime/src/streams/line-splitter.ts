@@ -23,6 +23,8 @@ export class LineSplitter {
 
   /** Feeds a chunk; calls `onLine` for every line it completes. */
   push(text: string, onLine: OnLine): void {
+    // An empty chunk changes nothing: in particular, a CR before it still owns a LF after it.
+    if (text.length === 0) return;
     let start = 0;
     if (this.#afterCr) {
       this.#afterCr = false;

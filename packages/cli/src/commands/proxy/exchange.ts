@@ -32,6 +32,9 @@ export function writeProblem(
   );
 }
 
+/** No JSON-RPC id: what no id a message carries is equal to. */
+const NO_ID = Symbol('no id');
+
 /** No issues beyond the checker's (shared: most messages have none). */
 const NO_ISSUES: readonly ProxyIssue[] = Object.freeze([]);
 
@@ -69,6 +72,10 @@ export class Exchange implements UpstreamUser, StreamItemSink {
   private readonly discovery: ReadonlyMap<string, readonly string[]> | undefined;
   /** The JSON-RPC calls of the request, by id, for the answer's results. */
   private readonly calls = new Map<string, SurfaceRpcMethod | undefined>();
+  /** The request was read as JSON: `calls` holds every call it made, and an answer's id can be held to them. */
+  private callsRead = false;
+  /** The id of the last stream item that was a well-formed result to a call of the request (none yet: a symbol). */
+  private goodId: unknown = NO_ID;
   private requestTap: BodyTap | undefined;
   private requestFree: (() => void) | undefined;
   // The answer's checks: a whole body, a stream, or a document held whole to be rewritten.
@@ -333,12 +340,14 @@ export class Exchange implements UpstreamUser, StreamItemSink {
 
     if (framing) {
       const streamExtra: ProxyIssue[] = [...this.extra];
-      if (op && declared?.content?.kind !== 'stream')
-        streamExtra.push({
-          pointer: '',
-          message: `${op.method} ${op.path} declares no stream for status ${status} and ${header(raw, 'content-type')}`,
-          rule: 'declared-stream',
-        });
+      const undeclared =
+        route.kind === 'rpc'
+          ? this.rpcStreamUndeclared(route.endpoint, answerHead)
+          : op && declared?.content?.kind !== 'stream'
+            ? `${op.method} ${op.path} declares no stream for status ${status} and ${header(raw, 'content-type')}`
+            : undefined;
+      if (undeclared !== undefined)
+        streamExtra.push({ pointer: '', message: undeclared, rule: 'declared-stream' });
       this.operation = route.kind === 'rpc' ? rpcOperation(this.calls) : this.operationName;
       this.record(
         {
@@ -368,6 +377,31 @@ export class Exchange implements UpstreamUser, StreamItemSink {
       this.bodyTap = new BodyTap(ctx.limits.bodyBytes, ctx.held, header(raw, 'content-encoding'));
   }
 
+  /**
+   * Why a JSON-RPC answer may not be a stream, or undefined when it may. An HTTP operation the surface declares at the
+   * endpoint says, for every method (MCP's Streamable HTTP lets any answer be one); else the methods called do, each
+   * by its OpenRPC `x-stream` (A2A's `SendStreamingMessage` streams, `SendMessage` does not). Calls not yet read, or
+   * of no method the version has, say nothing.
+   */
+  private rpcStreamUndeclared(
+    endpoint: SurfaceOperation | undefined,
+    answer: AnswerHead,
+  ): string | undefined {
+    const type = answer.headers.get('content-type') ?? '';
+    if (endpoint) {
+      if (declaredContent(endpoint, answer).content?.kind === 'stream') return undefined;
+      return `${endpoint.method} ${endpoint.path} declares no stream for status ${answer.status} and ${type}`;
+    }
+    const called: string[] = [];
+    for (const method of this.calls.values()) {
+      if (method?.stream) return undefined;
+      if (method && !called.includes(method.name)) called.push(method.name);
+    }
+    if (called.length === 0) return undefined;
+    const names = called.join(', ');
+    return `${names} ${called.length === 1 ? 'declares' : 'declare'} no stream: answered with ${type}`;
+  }
+
   /** A stream item that is not JSON, or too long to read (the stream tap's sink): reported. */
   itemFailed(frame: ParsedFrame): void {
     this.ctx.stats.items++;
@@ -395,6 +429,21 @@ export class Exchange implements UpstreamUser, StreamItemSink {
       : itemType
         ? { exchange, at, operation, direction: 'event', type: itemType, message }
         : { exchange, at, operation, direction: 'event', message };
+    // A JSON-RPC stream's messages have their envelopes checked here: what is wrong in one is said once, by the
+    // proxy's rule, and the stream check reads the message with its envelope put right.
+    // Most items of a stream answer the same call: a result with the id of the last good one is not read again.
+    if (
+      this.route.kind === 'rpc' &&
+      isObject(message) &&
+      (message.id !== this.goodId ||
+        message.jsonrpc !== '2.0' ||
+        'error' in message ||
+        !('result' in message))
+    ) {
+      const wrong = envelopeIssues(message, '', this.callsRead ? this.calls : undefined);
+      if (wrong.length > 0) return void this.check(item, wrong, '', index, envelopeRighted(message));
+      if (this.callsRead && 'result' in message && !('method' in message)) this.goodId = message.id;
+    }
     this.check(item, NO_ISSUES, '', index);
   }
 
@@ -684,13 +733,25 @@ export class Exchange implements UpstreamUser, StreamItemSink {
     this.check({ exchange: this.number, at, operation, ...r }, extra, prefix, item);
   }
 
-  /** Checks, writes and reports one whole record (`record` without the copy: a stream's items come here). */
-  private check(full: SessionRecord, extra: readonly ProxyIssue[], prefix: string, item?: number): void {
+  /**
+   * Checks, writes and reports one whole record (`record` without the copy: a stream's items come here). `checkedAs`,
+   * when given, is the message the checker reads instead of the one sent: its JSON-RPC envelope put right, whose
+   * faults `extra` says; the checker's issues at the pointer of one of them are the same faults, and are left out.
+   */
+  private check(
+    full: SessionRecord,
+    extra: readonly ProxyIssue[],
+    prefix: string,
+    item?: number,
+    checkedAs?: unknown,
+  ): void {
     const { ctx } = this;
     ctx.options.session?.write(full);
-    const found = ctx.checker.push(full);
+    let found = ctx.checker.push(checkedAs === undefined ? full : { ...full, message: checkedAs });
     // A valid message (nearly all of them) costs nothing more.
     if (found.length === 0 && extra.length === 0) return;
+    if (checkedAs !== undefined)
+      found = found.filter((i) => !extra.some((e) => e.pointer === `${prefix}${i.pointer}`));
     const checked = found.map(
       (i: SessionIssue): ProxyIssue => ({
         // A stream's end rules are about the whole stream, not a message: their pointers stay as they are.
@@ -760,6 +821,7 @@ export class Exchange implements UpstreamUser, StreamItemSink {
           },
         ],
       );
+    this.callsRead = true;
     const batch = Array.isArray(body.value);
     const list: unknown[] = Array.isArray(body.value) ? body.value : [body.value];
     list.forEach((call, i) => {
@@ -819,6 +881,7 @@ export class Exchange implements UpstreamUser, StreamItemSink {
       const envelope = isObject(answer) ? answer : {};
       const known = calls.get(JSON.stringify(envelope.id));
       const operation = known ? `rpc:${known.name}` : rpcOperation(calls);
+      const wrong = envelopeIssues(envelope, base, this.callsRead ? calls : undefined);
       if ('result' in envelope && !('error' in envelope)) {
         this.record(
           {
@@ -828,12 +891,13 @@ export class Exchange implements UpstreamUser, StreamItemSink {
             message: envelope.result,
           },
           operation,
-          [],
+          wrong,
           `${base}/result`,
         );
         continue;
       }
-      const extra: ProxyIssue[] = [];
+      // A response with both a result and an error is read as an error (its result is not checked).
+      const extra: ProxyIssue[] = [...wrong];
       const error = envelope.error;
       const issue = (pointer: string, message: string) =>
         extra.push({ pointer: `${base}${pointer}`, message, rule: 'json-rpc', ...got(answer, pointer) });
@@ -871,6 +935,58 @@ function header(raw: readonly string[], name: string): string | undefined {
     else found = `${found}, ${value}`;
   }
   return found;
+}
+
+/**
+ * What breaks JSON-RPC 2.0 (§4, §5) in the envelope of one message an agent sent, `base` its pointer in the body: a
+ * `jsonrpc` that is not "2.0", a response with both a result and an error, a response whose id is no call's of the
+ * request (`calls`, when the request was read; an error response's null or absent id is the one for a call whose id
+ * could not be read). A message with a method (in a stream, the agent's own request or notification) is held to the
+ * first rule alone; one with neither a method, a result nor an error is not a response, which its checks say.
+ */
+function envelopeIssues(
+  message: Record<string, unknown>,
+  base: string,
+  calls: ReadonlyMap<string, unknown> | undefined,
+): readonly ProxyIssue[] {
+  const request = 'method' in message;
+  const result = 'result' in message;
+  const error = 'error' in message;
+  if (!request && !result && !error) return NO_ISSUES;
+  const version = message.jsonrpc !== '2.0';
+  const both = !request && result && error;
+  const id = message.id;
+  const unmatched =
+    !request &&
+    calls !== undefined &&
+    !(error && (id === null || id === undefined)) &&
+    !calls.has(JSON.stringify(id) ?? '');
+  // A well-formed envelope (nearly all of them) costs no list.
+  if (!version && !both && !unmatched) return NO_ISSUES;
+  const issues: ProxyIssue[] = [];
+  const add = (pointer: string, text: string, rule: string) =>
+    issues.push({ pointer: `${base}${pointer}`, message: text, rule, ...got(message, pointer) });
+  if (version) add('/jsonrpc', 'must be "2.0"', 'json-rpc');
+  if (both) add('', 'a JSON-RPC response has a result or an error, not both', 'json-rpc');
+  if (unmatched && calls) add('/id', `answers no call of the request (${idsOf(calls)})`, 'json-rpc-id');
+  return issues;
+}
+
+/** The ids of a request's calls, as an issue names them: the first few. */
+function idsOf(calls: ReadonlyMap<string, unknown>): string {
+  if (calls.size === 0) return 'it made none with an id';
+  const ids = [...calls.keys()];
+  return `its ids: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}`;
+}
+
+/**
+ * A copy of a JSON-RPC message with its envelope put right, for the checks of what it carries: `jsonrpc` "2.0", and a
+ * response with both a result and an error read as the error (as an answer's body is).
+ */
+function envelopeRighted(message: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...message, jsonrpc: '2.0' };
+  if ('result' in copy && 'error' in copy) delete copy.result;
+  return copy;
 }
 
 /** The operation name of a JSON-RPC exchange's answer: its one method's, when it has one. */

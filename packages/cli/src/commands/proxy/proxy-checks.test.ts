@@ -135,6 +135,147 @@ describe('agentproto proxy > JSON-RPC', () => {
     ]);
   });
 
+  it('an envelope without jsonrpc "2.0", with both result and error, or with an id no call of the request has is reported once, where the fault is', async () => {
+    const OK = { message: REPLY };
+    const ERROR = { code: -32000, message: 'no' };
+    // What the agent answers each request with, in order; the request is the answer's `call` (a batch: a list).
+    const cases: Array<{ call: unknown; answer: unknown }> = [
+      { call: rpcCall(1, 'SendMessage', { message: USER }), answer: { id: 1, result: OK } },
+      { call: rpcCall(1, 'SendMessage', { message: USER }), answer: { jsonrpc: '1.0', id: 1, result: OK } },
+      {
+        call: rpcCall(1, 'SendMessage', { message: USER }),
+        answer: { jsonrpc: '2.0', id: 1, result: OK, error: ERROR },
+      },
+      { call: rpcCall(1, 'SendMessage', { message: USER }), answer: { jsonrpc: '2.0', id: 7, result: OK } },
+      { call: rpcCall(1, 'SendMessage', { message: USER }), answer: { jsonrpc: '2.0', id: 7, error: ERROR } },
+      // The error of a call whose id could not be read has a null id: not an issue.
+      {
+        call: rpcCall(1, 'SendMessage', { message: USER }),
+        answer: { jsonrpc: '2.0', id: null, error: ERROR },
+      },
+      {
+        call: [rpcCall(1, 'SendMessage', { message: USER }), rpcCall(2, 'SendMessage', { message: USER })],
+        answer: [
+          { jsonrpc: '2.0', id: 2, result: OK },
+          { jsonrpc: '2.0', id: 3, result: OK },
+        ],
+      },
+      // A request without jsonrpc "2.0" is reported; its answer, well formed, is not.
+      {
+        call: { id: 1, method: 'SendMessage', params: { message: USER } },
+        answer: { jsonrpc: '2.0', id: 1, result: OK },
+      },
+    ];
+    let next = 0;
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(cases[next++]?.answer));
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target);
+    for (const { call, answer } of cases) {
+      const via = await send(`${running.url}/jsonrpc`, 'POST', json(call));
+      expect(JSON.parse(via.body.toString())).toEqual(answer);
+    }
+    expect(summary(invalid())).toEqual([
+      { direction: 'response', type: 'SendMessageResponse', issues: [['/jsonrpc', 'json-rpc', undefined]] },
+      { direction: 'response', type: 'SendMessageResponse', issues: [['/jsonrpc', 'json-rpc', '"1.0"']] },
+      { direction: 'response', issues: [['', 'json-rpc', expect.stringMatching(/^\{"jsonrpc":"2.0"/)]] },
+      // An id no call has names no method: the result is checked against none.
+      { direction: 'response', issues: [['/id', 'json-rpc-id', '7']] },
+      { direction: 'response', issues: [['/id', 'json-rpc-id', '7']] },
+      { direction: 'response', issues: [['/1/id', 'json-rpc-id', '3']] },
+      { direction: 'request', type: 'rpc_SendMessage_params', issues: [['/jsonrpc', 'json-rpc', undefined]] },
+    ]);
+    expect(invalid()[2]?.issues[0]?.message).toBe('a JSON-RPC response has a result or an error, not both');
+    expect(invalid()[3]?.issues[0]?.message).toBe('answers no call of the request (its ids: 1)');
+    expect(invalid()[5]?.issues[0]?.message).toBe('answers no call of the request (its ids: 1, 2)');
+  });
+
+  it("a JSON-RPC stream's envelopes are checked too, each fault said once (not again by the stream check)", async () => {
+    const status = {
+      statusUpdate: { taskId: 'task-1', contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING' } },
+    };
+    const events: unknown[] = [
+      {
+        jsonrpc: '2.0',
+        id: 'c-1',
+        result: { task: { id: 'task-1', contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING' } } },
+      },
+      { id: 'c-1', result: status },
+      { jsonrpc: '1.0', id: 'c-1', result: status },
+      { jsonrpc: '2.0', id: 'c-9', result: status },
+      { jsonrpc: '2.0', id: 'c-1', result: status, error: { code: -32000, message: 'no' } },
+    ];
+    const stream = events.map((e) => `data: ${json(e)}\n\n`).join('');
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(stream);
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target);
+    const via = await send(
+      `${running.url}/jsonrpc`,
+      'POST',
+      json({ jsonrpc: '2.0', id: 'c-1', method: 'SendStreamingMessage', params: { message: USER } }),
+    );
+    expect(via.body.toString()).toBe(stream);
+    expect(summary(invalid())).toEqual([
+      { direction: 'event', item: 2, issues: [['/jsonrpc', 'json-rpc', undefined]] },
+      { direction: 'event', item: 3, issues: [['/jsonrpc', 'json-rpc', '"1.0"']] },
+      { direction: 'event', item: 4, issues: [['/id', 'json-rpc-id', '"c-9"']] },
+      {
+        direction: 'event',
+        item: 5,
+        issues: [['', 'json-rpc', expect.stringMatching(/^\{"jsonrpc":"2.0"/)]],
+      },
+    ]);
+  });
+
+  it('an MCP stream may answer any method (its endpoint declares it); its envelopes are checked, its own requests and notifications included', async () => {
+    const events: unknown[] = [
+      { method: 'notifications/progress', params: { progressToken: 't', progress: 1 } },
+      { jsonrpc: '2.0', id: 2, result: { content: [] } },
+      { jsonrpc: '2.0', id: 1, result: { content: [] }, error: { code: -32000, message: 'no' } },
+    ];
+    const stream = events.map((e) => `data: ${json(e)}\n\n`).join('');
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(stream);
+    });
+    const { running, invalid } = await proxy('mcp@2025-11-25', target);
+    const via = await send(
+      `${running.url}/mcp`,
+      'POST',
+      json(rpcCall(1, 'tools/call', { name: 'echo', arguments: {}, _meta: { progressToken: 't' } })),
+    );
+    expect(via.body.toString()).toBe(stream);
+    expect(summary(invalid())).toEqual([
+      { direction: 'event', item: 1, issues: [['/jsonrpc', 'json-rpc', undefined]] },
+      { direction: 'event', item: 2, issues: [['/id', 'json-rpc-id', '2']] },
+      {
+        direction: 'event',
+        item: 3,
+        issues: [['', 'json-rpc', expect.stringMatching(/^\{"jsonrpc":"2.0"/)]],
+      },
+    ]);
+  });
+
+  it('a JSON-RPC method that declares no stream, answered with one, is reported (declared-stream); one that does is not', async () => {
+    const event = `data: ${json({ jsonrpc: '2.0', id: 1, result: { message: REPLY } })}\n\n`;
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(event);
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target);
+    await send(`${running.url}/jsonrpc`, 'POST', json(rpcCall(1, 'SendMessage', { message: USER })));
+    await send(`${running.url}/jsonrpc`, 'POST', json(rpcCall(1, 'SendStreamingMessage', { message: USER })));
+    expect(summary(invalid())).toEqual([
+      { direction: 'response', issues: [['', 'declared-stream', undefined]] },
+    ]);
+    expect(invalid()[0]?.issues[0]?.message).toBe(
+      'SendMessage declares no stream: answered with text/event-stream',
+    );
+  });
+
   it('each item of a JSON-RPC SSE stream is checked: an invalid one is reported with its position and pointer, the bytes pass unchanged', async () => {
     const event = (result: unknown) => `data: ${json({ jsonrpc: '2.0', id: 'c-1', result })}\n\n`;
     const status = (state: string) => ({
@@ -256,16 +397,33 @@ describe('agentproto proxy > NDJSON', () => {
   });
 });
 
+/** The usage error of a --port that is not a decimal port number. */
+const portError = (value: string) =>
+  `--port must be a decimal port number from 0 to 65535 (0 picks a free one), not ${json(value)}`;
+
 describe('agentproto proxy > usage errors', () => {
   const quiet: Output = { out: () => {}, err: () => {}, stdin: async function* () {} };
   const CASES: Array<[string, Record<string, string>, string]> = [
     ['http://127.0.0.1:9', { reporter: 'xml' }, '--reporter must be text or json, not xml'],
-    ['http://127.0.0.1:9', { port: 'abc' }, '--port must be a port number (0 picks a free one)'],
-    ['http://127.0.0.1:9', { port: '70000' }, '--port must be a port number (0 picks a free one)'],
-    ['http://127.0.0.1:9', { port: '-1' }, '--port must be a port number (0 picks a free one)'],
-    ['http://127.0.0.1:9', { port: '80.5' }, '--port must be a port number (0 picks a free one)'],
+    ['http://127.0.0.1:9', { port: 'abc' }, portError('abc')],
+    ['http://127.0.0.1:9', { port: '70000' }, portError('70000')],
+    ['http://127.0.0.1:9', { port: '-1' }, portError('-1')],
+    ['http://127.0.0.1:9', { port: '80.5' }, portError('80.5')],
+    ['http://127.0.0.1:9', { port: '' }, portError('')],
+    ['http://127.0.0.1:9', { port: '0x1F90' }, portError('0x1F90')],
+    ['http://127.0.0.1:9', { port: '1e3' }, portError('1e3')],
+    ['http://127.0.0.1:9', { port: ' 80' }, portError(' 80')],
+    ['http://127.0.0.1:9', { port: '+80' }, portError('+80')],
+    ['http://127.0.0.1:9', { port: '65536' }, portError('65536')],
+    ['http://127.0.0.1:9', { port: '8080 ' }, portError('8080 ')],
     ['ftp://127.0.0.1:9', {}, "ftp://127.0.0.1:9: the agent's URL must be http:// or https://"],
     ['127.0.0.1:9', {}, "127.0.0.1:9: the agent's URL must be http:// or https://"],
+    // The scheme is read case-insensitively: an HTTPS:// agent is an https one, whose --ca file is then read.
+    [
+      'HTTPS://127.0.0.1:9',
+      { ca: '/nonexistent/ca.pem' },
+      "--ca /nonexistent/ca.pem: cannot read it: ENOENT: no such file or directory, open '/nonexistent/ca.pem'",
+    ],
     ['http://[::1', {}, "http://[::1: the agent's URL is not a valid URL"],
     ['http://127.0.0.1:99999', {}, "http://127.0.0.1:99999: the agent's URL is not a valid URL"],
   ];
@@ -293,6 +451,34 @@ describe('agentproto proxy > usage errors', () => {
       expect(outcome).toHaveProperty('message', message);
       expect(listened).toBe(false);
     }
+  });
+
+  it('an upper-case HTTP:// target and a decimal --port are accepted: the proxy forwards to the agent', async () => {
+    const target = await agent((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+    const banners: string[] = [];
+    let answered: (body: string) => void = () => {};
+    const through = new Promise<string>((resolve) => {
+      answered = resolve;
+    });
+    const io: Output = {
+      ...quiet,
+      err: (line) => {
+        banners.push(line);
+        const url = /at (http:\/\/127\.0\.0\.1:[0-9]+) /.exec(line)?.[1];
+        if (url) void send(`${url}/not-a-path`).then((a) => answered(a.body.toString()));
+      },
+    };
+    const code = await proxyCommand(
+      target.replace('http://', 'HTTP://'),
+      { protocol: 'a2a@1.0', port: '0' },
+      io,
+      through,
+    );
+    expect(await through).toBe('ok');
+    expect(code).toBe(0);
+    expect(banners[0]).toContain(`→ ${target.replace('http://', 'HTTP://')}`);
   });
 
   it('the command exits 2 with one line on standard error, and nothing on standard output', async () => {

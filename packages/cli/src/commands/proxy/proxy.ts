@@ -23,7 +23,7 @@ export interface ProxyCommandOptions {
 
 /** The certificates of `--ca <file>`, checked: an https target, a file that holds PEM certificates Node reads. */
 async function readCa(file: string, target: string): Promise<string> {
-  if (!target.startsWith('https://')) throw new UsageError('--ca applies to an https:// agent only');
+  if (!/^https:\/\//i.test(target)) throw new UsageError('--ca applies to an https:// agent only');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -43,6 +43,19 @@ async function readCa(file: string, target: string): Promise<string> {
 }
 
 /**
+ * The port of `--port`: decimal digits only, 0 to 65535 (0 picks a free one). Number() alone would read an empty
+ * value as 0 and `0x1F90` as 8080.
+ */
+function portNumber(value: string): number {
+  const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : -1;
+  if (port < 0 || port > 65535)
+    throw new UsageError(
+      `--port must be a decimal port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(value)}`,
+    );
+  return port;
+}
+
+/**
  * Runs the proxy until the process is asked to stop (SIGINT, SIGTERM), or, with `until`, until that promise settles
  * (tests). Exits 0 when every message it checked was valid, 1 when one was not, 2 when it cannot start.
  */
@@ -52,10 +65,9 @@ export async function proxyCommand(
   io: Output,
   until?: Promise<unknown>,
 ): Promise<number> {
-  const port = options.port === undefined ? 0 : Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError('--port must be a port number (0 picks a free one)');
-  if (!/^https?:\/\/\S+$/.test(target))
+  const port = options.port === undefined ? 0 : portNumber(options.port);
+  // URL schemes are case-insensitive (RFC 3986 §3.1): HTTP:// is http://.
+  if (!/^https?:\/\/\S+$/i.test(target))
     throw new UsageError(`${target}: the agent's URL must be http:// or https://`);
   // A bracket left open, a port past 65535: said here, not later as a port the proxy cannot listen on.
   if (!URL.canParse(target)) throw new UsageError(`${target}: the agent's URL is not a valid URL`);

@@ -7,7 +7,16 @@ import { compilePathTemplate, type PathTemplate } from '@agentproto/runtime/tran
 /** What a request is, as far as the protocol says. */
 export type Route =
   | { readonly kind: 'operation'; readonly operation: SurfaceOperation }
-  | { readonly kind: 'rpc'; readonly methods: ReadonlyMap<string, SurfaceRpcMethod> }
+  | {
+      readonly kind: 'rpc';
+      readonly methods: ReadonlyMap<string, SurfaceRpcMethod>;
+      /**
+       * The HTTP operation the surface declares at the JSON-RPC endpoint, when it declares one (MCP's `POST /mcp`,
+       * whose answer may be JSON or a stream whatever the method): what it says of an answer's stream stands for
+       * every method's.
+       */
+      readonly endpoint: SurfaceOperation | undefined;
+    }
   | { readonly kind: 'unknown' };
 
 /** Finds the route of each request from the surface's operations and JSON-RPC endpoint (the same object each time). */
@@ -35,8 +44,19 @@ export class Router {
         a.template.vars.length - b.template.vars.length ||
         literal(b.operation.path) - literal(a.operation.path),
     );
-    this.rpcRoute = { kind: 'rpc', methods: new Map((surface.rpc?.methods ?? []).map((m) => [m.name, m])) };
     this.rpcPath = surface.rpc ? (surface.rpc.endpoint ?? '/') : undefined;
+    const rpcPath = this.rpcPath;
+    const endpoint =
+      rpcPath === undefined
+        ? undefined
+        : this.operations.find(
+            ({ operation, template }) => operation.method === 'POST' && template.match(trimSlash(rpcPath)),
+          )?.operation;
+    this.rpcRoute = {
+      kind: 'rpc',
+      methods: new Map((surface.rpc?.methods ?? []).map((m) => [m.name, m])),
+      endpoint,
+    };
   }
 
   /** The route of `method` `path` (the path relative to the agent's root, without its query). */
