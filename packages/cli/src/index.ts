@@ -197,7 +197,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     )
     .option(
       '--coverage',
-      "show the version's requirements and the checks that cover them (without a URL: only that)",
+      "show the version's requirements and the checks that cover them (without a URL: only that; with --client: the client's requirements, and with no command only those)",
     )
     .option('--fuzz <n>', 'also send n requests built from the schemas, valid and with one rule broken')
     .option('--seed <n>', 'the seed of the --fuzz requests (default: 1)')
@@ -211,8 +211,8 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
       'let checks call what the agent declares may change something (an MCP tool not annotated readOnlyHint); off, a run only reads',
     )
     .option(
-      '--client <command>',
-      "check a client instead: run <command> <url> once per client scenario against a scripted agent on 127.0.0.1 (AGENTPROTO_SCENARIO names the scenario; --timeout is then each scenario's, default 30000)",
+      '--client [command]',
+      "check a client instead: run <command> <url> once per client scenario against a scripted agent on 127.0.0.1 (AGENTPROTO_SCENARIO names the scenario; --timeout is then each scenario's, default 30000); --client --coverage with no command lists the client requirements",
     )
     .option('--scenario <id...>', 'with --client: only these client scenarios')
     .addHelpText(

@@ -15,12 +15,14 @@ export {
   type ClientConformanceOptions,
   type ClientExit,
   clientChecks,
+  clientRequirementsCoverage,
   DEFAULT_CLIENT_TIMEOUT_MS,
   type InProcessClient,
   MAX_CLIENT_OUTPUT_BYTES,
   runClientConformance,
 } from './client/run-client.js';
 export {
+  CLIENT_REQUESTS_REQUIREMENT,
   CLIENT_SCENARIOS_FILE,
   type ClientScenario,
   type ClientScenarioFile,
@@ -36,7 +38,7 @@ export {
   withHeaders,
 } from './conformance.js';
 export { DEFAULT_FUZZ_TIME_MS, type FuzzOptions, fuzzChecks } from './fuzz/fuzz.js';
-export { type CoverageRow, coverageOf, coverageProblems } from './kit/coverage.js';
+export { type CoverageRow, type CoverageSide, coverageOf, coverageProblems } from './kit/coverage.js';
 export { DEFAULT_CHECK_DEADLINE_MS, DEFAULT_DEADLINE_MS } from './kit/deadlines.js';
 export {
   applyExpectedFailures,

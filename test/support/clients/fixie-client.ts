@@ -4,7 +4,13 @@
 import { createClient } from '@agentproto/fixie';
 
 const QUERIES = new Set(['query', 'unusual-answer', 'unknown-fields', 'stream-ends-early']);
-const CALLS = new Set(['call-function', 'unusual-answer', 'unknown-fields', 'error-answer']);
+const CALLS = new Set([
+  'call-function',
+  'unusual-answer',
+  'unknown-fields',
+  'error-answer',
+  'every-enum-value',
+]);
 
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env.AGENTPROTO_SCENARIO ?? '';

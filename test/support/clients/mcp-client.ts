@@ -5,7 +5,13 @@
 // scenario (the revision defaults to 2025-11-25).
 import { connectMcp, isVersion } from '@agentproto/mcp';
 
-const CALLS = new Set(['call-tool-stream', 'error-answer']);
+const CALLS = new Set([
+  'call-tool-stream',
+  'error-answer',
+  'stream-ends-early',
+  'unknown-event',
+  'every-enum-value',
+]);
 
 const url = process.argv.at(-1) ?? '';
 const given = process.argv.length > 3 ? process.argv.at(-2) : undefined;
@@ -13,6 +19,8 @@ const version = given !== undefined && isVersion(given) ? given : '2025-11-25';
 const scenario = process.env.AGENTPROTO_SCENARIO ?? '';
 try {
   const mcp = await connectMcp({ url: `${url}/mcp`, version, timeoutMs: 10_000 });
+  if (scenario === 'every-enum-value')
+    console.log(JSON.stringify(await mcp.client.rpc.call('tools/list', {})));
   if (CALLS.has(scenario))
     console.log(
       JSON.stringify(await mcp.client.rpc.call('tools/call', { name: 'echo', arguments: { text: 'hi' } })),

@@ -4,7 +4,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const CALLS = new Set(['call-tool-stream', 'error-answer']);
+const CALLS = new Set([
+  'call-tool-stream',
+  'error-answer',
+  'stream-ends-early',
+  'unknown-event',
+  'every-enum-value',
+]);
 
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env.AGENTPROTO_SCENARIO ?? '';
@@ -12,6 +18,7 @@ const client = new Client({ name: 'mcp-sdk-client', version: '1.0.0' });
 try {
   const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`));
   await client.connect(transport);
+  if (scenario === 'every-enum-value') console.log(JSON.stringify(await client.listTools()));
   if (CALLS.has(scenario)) {
     const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
     console.log(JSON.stringify(result));

@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import {
   ConformanceUsageError,
   clientChecks,
+  clientRequirementsCoverage,
   ExpectedFailuresError,
   type FuzzOptions,
   type LevelFilter,
@@ -45,8 +46,11 @@ export interface ConformanceCommandOptions {
   header?: string[];
   /** `--side-effects`: checks may call what the agent declares may change something. */
   sideEffects?: boolean;
-  /** `--client <command>`: check a client instead, run once per client scenario with the scripted agent's URL. */
-  client?: string;
+  /**
+   * `--client <command>`: check a client instead, run once per client scenario with the scripted agent's URL;
+   * `--client` without a command goes with `--coverage` (the client requirements, nothing run).
+   */
+  client?: string | boolean;
   /** `--scenario <id...>`: with --client, only these client scenarios. */
   scenario?: string[];
 }
@@ -178,10 +182,19 @@ function fuzzOptions(options: ConformanceCommandOptions): FuzzOptions | undefine
   return { requests, seed, ...(timeMs === undefined ? {} : { timeMs }) };
 }
 
-/** `--coverage` without a URL: the requirements table; exit 1 when a requirement is neither covered nor excluded. */
-async function coverageOnly(options: ConformanceCommandOptions, io: Output): Promise<number> {
+/**
+ * `--coverage` without a URL (or with `--client` and no command): the requirements table, the agent's or the
+ * client's; exit 1 when a requirement is neither covered nor excluded.
+ */
+async function coverageOnly(
+  options: ConformanceCommandOptions,
+  io: Output,
+  side: 'server' | 'client' = 'server',
+): Promise<number> {
   try {
-    const { binding, rows, problems } = await requirementsCoverage(options.protocol);
+    const { binding, rows, problems } = await (side === 'client'
+      ? clientRequirementsCoverage(options.protocol)
+      : requirementsCoverage(options.protocol));
     const reporter = options.reporter ?? 'text';
     const out =
       reporter === 'json'
@@ -189,7 +202,7 @@ async function coverageOnly(options: ConformanceCommandOptions, io: Output): Pro
         : reporter === 'markdown'
           ? renderCoverage(rows, 'markdown')
           : reporter === 'text'
-            ? `${binding.protocol}@${binding.version}\n${renderCoverage(rows, 'text')}`
+            ? `${binding.protocol}@${binding.version}${side === 'client' ? ' (client)' : ''}\n${renderCoverage(rows, 'text')}`
             : undefined;
     if (out === undefined) throw new UsageError('--coverage alone writes text, json or markdown');
     if (options.out) await writeFile(options.out, out);
@@ -205,7 +218,9 @@ async function coverageOnly(options: ConformanceCommandOptions, io: Output): Pro
 
 /**
  * `--client <command>`: the version's client scenarios against the client `<command>` (the scripted agent's URL
- * appended), reported as a server run is. Exit codes as for servers; a command that cannot start is a usage error.
+ * appended), reported as a server run is, with the client requirements coverage after the checks under `--coverage`.
+ * Exit codes as for servers; a command that cannot start is a usage error. `--client --coverage` without a command
+ * lists the client requirements and runs nothing.
  */
 async function clientConformance(
   target: string | undefined,
@@ -214,11 +229,20 @@ async function clientConformance(
 ): Promise<number> {
   if (target !== undefined)
     throw new UsageError('with --client the kit starts the agent itself: give no base URL');
-  const refused = (
-    ['coverage', 'fuzz', 'checkDeadline', 'deadline', 'header', 'sideEffects'] as const
-  ).filter((k) => options[k] !== undefined);
+  const refused = (['fuzz', 'checkDeadline', 'deadline', 'header', 'sideEffects'] as const).filter(
+    (k) => options[k] !== undefined,
+  );
   if (refused.length > 0)
     throw new UsageError(`--client does not take ${refused.map((k) => `--${kebab(k)}`).join(', ')}`);
+  if (typeof options.client !== 'string') {
+    if (!options.coverage)
+      throw new UsageError(
+        'give the client command to run (--client "<command>"), or --coverage to list the client requirements',
+      );
+    if (options.scenario !== undefined || options.expectedFailures !== undefined)
+      throw new UsageError('--client --coverage without a command runs nothing: give the command to run');
+    return coverageOnly(options, io, 'client');
+  }
   const level = options.level ?? 'all';
   if (!isOneOf(LEVELS, level)) throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
   const reporter = options.reporter ?? 'text';
@@ -237,9 +261,10 @@ async function clientConformance(
     }
     const report = await runClientConformance({
       protocol: options.protocol,
-      client: options.client ?? '',
+      client: options.client,
       level,
       expectedFailures,
+      ...(options.coverage ? { coverage: true } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(options.scenario ? { scenarios: options.scenario } : {}),
       ...(reporter === 'text'
@@ -249,6 +274,8 @@ async function clientConformance(
     const rendered = render(report, reporter);
     if (options.out) await writeFile(options.out, rendered);
     if (reporter === 'text') {
+      // The checks were shown as they finished; the coverage table and the summary follow them.
+      if (report.coverage) io.out(renderCoverage(report.coverage, 'text').trimEnd());
       const summary = rendered.trimEnd().split('\n').at(-1) ?? '';
       io.out((io.paint ?? plain)(passed(report) ? 'green' : 'red', summary));
     } else if (!options.out) io.out(rendered.trimEnd());

@@ -310,3 +310,28 @@ describe('generate > the cache of each part of a run', () => {
     expect(read && Object.fromEntries(read)).toEqual(want);
   });
 });
+
+describe('generate > the plan follows what requirements files extend', () => {
+  // AgentScope 1.1's requirements.yaml and client-requirements.yaml both extend 0.1's: an edit to either base file
+  // changes 1.1's key, though 1.1's folder is unchanged (the plan reads the schemas alone; no package is needed).
+  it.each(['requirements.yaml', 'client-requirements.yaml'])(
+    "an edit to 0.1's %s changes 1.1's key",
+    (name) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'agentproto-plan-'));
+      try {
+        cpSync(path.join(ROOT, 'schemas/agentscope'), path.join(dir, 'schemas/agentscope'), {
+          recursive: true,
+        });
+        const key = () =>
+          planRun(dir, ['agentscope']).units.find((u) => u.id === 'version agentscope@1.1')?.key;
+        const before = key();
+        expect(before).toBeDefined();
+        const base = path.join(dir, 'schemas/agentscope/0.1', name);
+        writeFileSync(base, `${readFileSync(base, 'utf8')}# edited\n`);
+        expect(key()).not.toBe(before);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

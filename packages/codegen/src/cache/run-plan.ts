@@ -34,6 +34,8 @@ export interface RunPlan {
 export const MANIFEST = 'protocol.yaml';
 /** A version's requirements (load-requirements.ts's REQUIREMENTS_FILE, not imported for the same reason). */
 export const REQUIREMENTS = 'requirements.yaml';
+/** What a version requires of a client (load-requirements.ts's CLIENT_REQUIREMENTS_FILE), which may extend too. */
+export const CLIENT_REQUIREMENTS = 'client-requirements.yaml';
 
 /** What the plan needs of a protocol manifest. */
 interface ManifestSketch {
@@ -196,7 +198,7 @@ export function planRun(root: string, protocols?: readonly string[]): RunPlan {
     const sketch = sketchManifest(protocol, texts.get(manifestFile));
     const subfolders = folders(folder);
     // What a version's code is made from: its folder, the folder of the version it extends (whose schemas and
-    // documents it inherits), and the requirements files its own `requirements.yaml` extends (each of the protocol's,
+    // documents it inherits), and the requirements files its own `requirements.yaml` (and `client-requirements.yaml`) extends (each of the protocol's,
     // when one does not say plainly which).
     const versionReads = (version: string, into: Map<string, string>, seen = new Set<string>()) => {
       if (seen.has(version)) return;
@@ -204,16 +206,18 @@ export function planRun(root: string, protocols?: readonly string[]): RunPlan {
       for (const f of filesIn(`${folder}/${version}`)) into.set(f, hashOf(f));
       const base = sketch?.versions.get(version);
       if (base !== undefined) versionReads(base, into, seen);
-      const requirementsSeen = new Set<string>();
-      for (let v: string | undefined = version; v !== undefined && !requirementsSeen.has(v); ) {
-        requirementsSeen.add(v);
-        const file = `${folder}/${v}/${REQUIREMENTS}`;
-        into.set(file, hashOf(file));
-        const read = topLevelStrings(texts.get(file), ['extends']);
-        if (!read)
-          for (const other of subfolders)
-            into.set(`${folder}/${other}/${REQUIREMENTS}`, hashOf(`${folder}/${other}/${REQUIREMENTS}`));
-        v = read?.get('extends');
+      for (const name of [REQUIREMENTS, CLIENT_REQUIREMENTS]) {
+        const requirementsSeen = new Set<string>();
+        for (let v: string | undefined = version; v !== undefined && !requirementsSeen.has(v); ) {
+          requirementsSeen.add(v);
+          const file = `${folder}/${v}/${name}`;
+          into.set(file, hashOf(file));
+          const read = topLevelStrings(texts.get(file), ['extends']);
+          if (!read)
+            for (const other of subfolders)
+              into.set(`${folder}/${other}/${name}`, hashOf(`${folder}/${other}/${name}`));
+          v = read?.get('extends');
+        }
       }
     };
     const withManifest = () => new Map([[manifestFile, hashOf(manifestFile)]]);

@@ -5,7 +5,7 @@ import { emitBinding } from './binding/emit-binding.js';
 import { emitClient } from './client/emit-client.js';
 import { emitIndex } from './emit-index.js';
 import { emitPaths } from './paths/emit-paths.js';
-import { emitRequirements } from './requirements/emit-requirements.js';
+import { emitClientRequirements, emitRequirements } from './requirements/emit-requirements.js';
 import { emitRoutes } from './routes/emit-routes.js';
 import { emitRpcClient, emitRpcServer } from './rpc/emit-rpc.js';
 import { emitSurface } from './surface/emit-surface.js';
@@ -56,6 +56,10 @@ export async function emitVersion(
     file: model.requirements.file,
     content: String(emitRequirements(model)),
   };
+  const clientRequirements = model.clientRequirements && {
+    file: model.clientRequirements.file,
+    content: String(emitClientRequirements(model)),
+  };
   const index = String(emitIndex(model));
   const binding = String(emitBinding(model));
   const { openapi, rpcTypes = '' } = await typed;
@@ -78,6 +82,15 @@ export async function emitVersion(
     { name: 'surface.ts', source: surface, content: surfaceFile },
     ...(requirements
       ? [{ name: 'requirements.ts', source: requirements.file, content: requirements.content }]
+      : []),
+    ...(clientRequirements
+      ? [
+          {
+            name: 'client-requirements.ts',
+            source: clientRequirements.file,
+            content: clientRequirements.content,
+          },
+        ]
       : []),
     { name: 'index.ts', source: surface, content: index },
     { name: 'binding.ts', source: `schemas/${model.protocol}/protocol.yaml`, content: binding },

@@ -14,7 +14,12 @@ import {
   type ProtocolManifest,
   type VersionManifest,
 } from './load-manifests.js';
-import { type RequirementsFile, readRequirements, resolveRequirements } from './load-requirements.js';
+import {
+  CLIENT_REQUIREMENTS_FILE,
+  type RequirementsFile,
+  readRequirements,
+  resolveRequirements,
+} from './load-requirements.js';
 import { type LoadedTranslation, loadTranslations } from './load-translations.js';
 import { at, readSource, type SourceFile, toPosix, type YamlParser } from './source-file.js';
 
@@ -58,6 +63,10 @@ export interface LoadedVersion {
   requirements?: Requirement[];
   /** The file they come from, relative to the repository root. */
   requirementsFile?: string;
+  /** What the version requires of a client (`client-requirements.yaml`, its `extends` resolved), when it says. */
+  clientRequirements?: Requirement[];
+  /** The file they come from, relative to the repository root. */
+  clientRequirementsFile?: string;
 }
 
 /** A folder under schemas/ that is not a protocol but a set of standalone schemas (the conformance report's). */
@@ -139,6 +148,7 @@ export async function loadTree(
         });
     const own = new Map<string, LoadedVersion>();
     const requirementFiles = new Map<string, SourceFile<RequirementsFile>>();
+    const clientRequirementFiles = new Map<string, SourceFile<RequirementsFile>>();
     // Bases first, so an extension finds its base loaded whatever the manifest's order.
     const order = Object.keys(manifest.versions).sort(
       (a, b) =>
@@ -184,6 +194,8 @@ export async function loadTree(
       if (!mine) continue;
       const requirements = await readRequirements(root, dir, diagnostics, parseYaml);
       if (requirements) requirementFiles.set(version, requirements);
+      const client = await readRequirements(root, dir, diagnostics, parseYaml, CLIENT_REQUIREMENTS_FILE);
+      if (client) clientRequirementFiles.set(version, client);
       if (base) {
         const replaced = new Set(mine.schemas.map((x) => x.typeName));
         const inherited = base.schemas
@@ -199,6 +211,18 @@ export async function loadTree(
       if (!mine) continue;
       mine.requirements = resolveRequirements(version, requirementFiles, diagnostics);
       mine.requirementsFile = file.file;
+    }
+    for (const [version, file] of clientRequirementFiles) {
+      const mine = own.get(version);
+      if (!mine) continue;
+      mine.clientRequirements = resolveRequirements(
+        version,
+        clientRequirementFiles,
+        diagnostics,
+        [],
+        CLIENT_REQUIREMENTS_FILE,
+      );
+      mine.clientRequirementsFile = file.file;
     }
     versions.push(...[...own.values()].sort((a, b) => a.version.localeCompare(b.version)));
   }

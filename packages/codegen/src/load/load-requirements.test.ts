@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../diagnostics.js';
-import { type RequirementsFile, readRequirements, resolveRequirements } from './load-requirements.js';
+import {
+  CLIENT_REQUIREMENTS_FILE,
+  type RequirementsFile,
+  readRequirements,
+  resolveRequirements,
+} from './load-requirements.js';
 import type { SourceFile } from './source-file.js';
 
 /** Writes `requirements.yaml` into a fresh folder and reads it back, with the diagnostics. */
@@ -73,6 +78,29 @@ describe('load > requirements.yaml', () => {
       line: want.line,
     });
     expect(diagnostics[0]?.message).toMatch(want.message);
+  });
+
+  it('client > client-requirements.yaml is read the same way, and its diagnostics name it', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'requirements-'));
+    try {
+      await writeFile(path.join(root, 'requirements.yaml'), `requirements:\n${entry('a')}`);
+      await writeFile(
+        path.join(root, CLIENT_REQUIREMENTS_FILE),
+        `requirements:\n${entry('client.requests')}${entry('Bad Id')}`,
+      );
+      const diagnostics: Diagnostic[] = [];
+      expect(
+        await readRequirements(root, root, diagnostics, undefined, CLIENT_REQUIREMENTS_FILE),
+      ).toBeUndefined();
+      expect(diagnostics).toHaveLength(1);
+      expect(diagnostics[0]).toMatchObject({
+        file: expect.stringMatching(/client-requirements\.yaml$/),
+        pointer: '/requirements/1/id',
+      });
+      expect(diagnostics[0]?.message).toMatch(/\(client-requirements\.yaml\)$/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   const source = (value: RequirementsFile): SourceFile<RequirementsFile> => ({

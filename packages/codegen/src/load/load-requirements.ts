@@ -1,7 +1,8 @@
 // Reads a version's `requirements.yaml`: the normative statements its sources make, in our words, each with an id, a
 // level and where it comes from. The conformance suite's checks name the ids they cover; a requirement no check can
 // test says why (`excluded`). A file may start from another version's (`extends`): its entries apply, and an entry
-// of the same id here takes its place.
+// of the same id here takes its place. What a version requires of a client is the same kind of file,
+// `client-requirements.yaml`, which the client scenarios' checks cover (it extends another version's client file).
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Requirement } from '@agentproto/runtime/contract';
@@ -12,6 +13,9 @@ import { at, holds, readSource, type SourceFile, type YamlParser } from './sourc
 
 /** The file, in a version's folder, that lists the version's requirements. */
 export const REQUIREMENTS_FILE = 'requirements.yaml';
+
+/** The file, in a version's folder, that lists what the version requires of a client (the same shape). */
+export const CLIENT_REQUIREMENTS_FILE = 'client-requirements.yaml';
 
 /** What `requirements.yaml` holds. */
 export interface RequirementsFile {
@@ -50,17 +54,18 @@ export const REQUIREMENTS_SCHEMA = {
 let validate: ValidateFunction<RequirementsFile> | undefined;
 
 /**
- * Reads and checks `<dir>/requirements.yaml` if there is one: its shape, ids unique in the file. Returns the file as
- * read (undefined when absent or broken; problems become diagnostics with file, line and pointer). YAML is parsed
- * with `parseYaml` (the locating parser unless said).
+ * Reads and checks `<dir>/<name>` (`requirements.yaml` unless said) if there is one: its shape, ids unique in the
+ * file. Returns the file as read (undefined when absent or broken; problems become diagnostics with file, line and
+ * pointer). YAML is parsed with `parseYaml` (the locating parser unless said).
  */
 export async function readRequirements(
   root: string,
   dir: string,
   diagnostics: Diagnostic[],
   parseYaml?: YamlParser,
+  name: string = REQUIREMENTS_FILE,
 ): Promise<SourceFile<RequirementsFile> | undefined> {
-  const file = path.join(dir, REQUIREMENTS_FILE);
+  const file = path.join(dir, name);
   if (
     !(await access(file).then(
       () => true,
@@ -76,7 +81,7 @@ export async function readRequirements(
     for (const e of validate.errors ?? [])
       diagnostics.push({
         ...at(source, e.instancePath),
-        message: `${e.message ?? 'invalid'} (${REQUIREMENTS_FILE})`,
+        message: `${e.message ?? 'invalid'} (${name})`,
       });
     return undefined;
   }
@@ -94,13 +99,15 @@ export async function readRequirements(
 
 /**
  * A version's requirements with the version it extends resolved: the base's list, then this file's (an id listed in
- * both keeps the base's place and takes this file's entry). `byVersion` holds the versions' own files.
+ * both keeps the base's place and takes this file's entry). `byVersion` holds the versions' own files (`name`: which
+ * file they are, for the diagnostics).
  */
 export function resolveRequirements(
   version: string,
   byVersion: ReadonlyMap<string, SourceFile<RequirementsFile>>,
   diagnostics: Diagnostic[],
   seen: readonly string[] = [],
+  name: string = REQUIREMENTS_FILE,
 ): Requirement[] {
   const own = byVersion.get(version);
   if (!own) return [];
@@ -111,11 +118,11 @@ export function resolveRequirements(
       ...at(own, '/extends'),
       message: seen.includes(base)
         ? `requirements extend each other in a loop (${[...seen, version, base].join(' → ')})`
-        : `extends "${base}", a version with no ${REQUIREMENTS_FILE}`,
+        : `extends "${base}", a version with no ${name}`,
     });
     return own.value.requirements;
   }
-  const merged = resolveRequirements(base, byVersion, diagnostics, [...seen, version]).slice();
+  const merged = resolveRequirements(base, byVersion, diagnostics, [...seen, version], name).slice();
   for (const r of own.value.requirements) {
     const i = merged.findIndex((m) => m.id === r.id);
     if (i >= 0) merged[i] = r;

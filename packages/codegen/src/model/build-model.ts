@@ -42,6 +42,9 @@ export function buildModel(v: LoadedVersion): ProtocolModel {
     ...(v.requirements && v.requirementsFile
       ? { requirements: { file: v.requirementsFile, list: v.requirements } }
       : {}),
+    ...(v.clientRequirements && v.clientRequirementsFile
+      ? { clientRequirements: { file: v.clientRequirementsFile, list: v.clientRequirements } }
+      : {}),
     ...(rpc ? { rpc } : {}),
     bundle: bundle(ctx.doc, ctx.types),
   };

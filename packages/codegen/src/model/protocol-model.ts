@@ -122,6 +122,8 @@ export interface ProtocolModel {
   requestExamples: Record<string, unknown[]>;
   /** The version's requirements (what its conformance suite's checks cover), when it has a `requirements.yaml`. */
   requirements?: { file: string; list: Requirement[] };
+  /** What the version requires of a client (what its client scenarios' checks cover): `client-requirements.yaml`. */
+  clientRequirements?: { file: string; list: Requirement[] };
   operations: OperationModel[];
   /**
    * When the document's `info` says `x-protoJson: true` (its bodies are ProtoJSON): where the request bodies' fields

@@ -56,7 +56,10 @@ function client(flaws: Flaws = {}): InProcessClient {
   };
 }
 
-const run = (c: InProcessClient, more: { scenarios?: string[]; timeoutMs?: number } = {}): Promise<Report> =>
+const run = (
+  c: InProcessClient,
+  more: { scenarios?: string[]; timeoutMs?: number; coverage?: boolean } = {},
+): Promise<Report> =>
   runClientConformance({ protocol: 'agent-protocol@v1', client: c, file: withHeader, ...more });
 
 const check = (r: Report, id: string) => r.checks.find((c) => c.id === id);
@@ -68,6 +71,19 @@ describe('client conformance > in memory', () => {
     expect(report.checks.map((c) => c.id)).toEqual(
       expect.arrayContaining(['ap.client.header.x-test-caller', 'ap.client.scenario.error-answer']),
     );
+  });
+
+  it('coverage > with coverage asked, the report has each client requirement and how it fared', async () => {
+    const report = await run(client({ swallowsErrors: true }), { coverage: true });
+    const result = Object.fromEntries((report.coverage ?? []).map((r) => [r.id, r.result]));
+    expect(result).toEqual({
+      'client.requests': 'pass',
+      'client.run-task': 'pass',
+      'client.valid-answers': 'pass',
+      'client.unknown-fields': 'pass',
+      'client.errors': 'fail',
+    });
+    expect((await run(client())).coverage).toBeUndefined();
   });
 
   it.each([

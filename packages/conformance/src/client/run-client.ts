@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { RegistryLookupError, resolveBinding } from '@agentproto/registry';
 import type { ProtocolBinding } from '@agentproto/runtime/contract';
+import { type CoverageRow, coverageOf, coverageProblems } from '../kit/coverage.js';
 import { annotate, applyExpectedFailures, type ExpectedFailures } from '../kit/expected-failures.js';
 import { messageOf } from '../kit/message-of.js';
 import type { LevelFilter, OnResult } from '../kit/run.js';
@@ -14,6 +15,7 @@ import type { CheckDefinition, CheckResult, Level, Report } from '../kit/types.j
 import { ConformanceUsageError } from '../kit/usage-error.js';
 import {
   acceptScenarioFile,
+  CLIENT_REQUESTS_REQUIREMENT,
   type ClientScenario,
   type ClientScenarioFile,
   type HeaderRule,
@@ -54,6 +56,8 @@ export interface ClientConformanceOptions {
   file?: ClientScenarioFile;
   /** Only these scenarios (default: all of the version's). */
   scenarios?: readonly string[];
+  /** Adds the client requirements coverage table to the report, with each requirement's result. */
+  coverage?: boolean;
   onResult?: OnResult;
 }
 
@@ -72,7 +76,10 @@ const INCLUDED: Readonly<Record<LevelFilter, readonly Level[]>> = {
   all: ['MUST', 'SHOULD', 'MAY'],
 };
 
-/** The checks of a version's client scenarios: the requests' schemas, each header rule, each scenario. */
+/**
+ * The checks of a version's client scenarios: the requests' schemas, each header rule, each scenario; each with the
+ * client requirements it covers (the requests' check: `client.requests`; the others: their `covers`).
+ */
 export function clientChecks(file: ClientScenarioFile): CheckDefinition[] {
   const p = `${file.checkPrefix}.client`;
   return [
@@ -81,21 +88,21 @@ export function clientChecks(file: ClientScenarioFile): CheckDefinition[] {
       level: 'MUST',
       title: 'every request is an operation or method of the version, and validates against its schema',
       ref: "the version's OpenAPI and OpenRPC documents",
-      covers: [],
+      covers: [CLIENT_REQUESTS_REQUIREMENT],
     },
     ...(file.headers ?? []).map((h) => ({
       id: `${p}.header.${h.name.toLowerCase()}`,
       level: h.level,
       title: `requests carry ${h.name}${h.equals === undefined ? '' : `: ${h.equals}`}`,
       ref: h.ref,
-      covers: [],
+      covers: [...(h.covers ?? [])],
     })),
     ...file.scenarios.map((s) => ({
       id: `${p}.scenario.${s.id}`,
       level: s.level,
       title: s.title,
       ref: s.ref,
-      covers: [],
+      covers: [...(s.covers ?? [])],
     })),
   ];
 }
@@ -160,7 +167,25 @@ export async function runClientConformance(options: ClientConformanceOptions): P
     summary: summarize(judged, validated),
     checks: judged,
   };
-  return applyExpectedFailures(report, expected);
+  const applied = applyExpectedFailures(report, expected);
+  if (!options.coverage) return applied;
+  return { ...applied, coverage: coverageOf(binding, definitions, applied.checks, 'client') };
+}
+
+/**
+ * The client requirements coverage of a protocol version without running anything: each requirement of its
+ * client-requirements.yaml with the client checks that cover it, and what is wrong with how they meet.
+ */
+export async function clientRequirementsCoverage(
+  protocol: string,
+): Promise<{ binding: ProtocolBinding; rows: CoverageRow[]; problems: string[] }> {
+  const binding = await bindingOf(protocol);
+  const checks = clientChecks(await loadClientScenarios(binding));
+  return {
+    binding,
+    rows: coverageOf(binding, checks, undefined, 'client'),
+    problems: coverageProblems(binding, checks, 'client'),
+  };
 }
 
 async function bindingOf(spec: string): Promise<ProtocolBinding> {

@@ -2,7 +2,8 @@
 // what a client must do, per scenario (the file's shape: client-scenarios.schema.json, beside this module). Loading
 // checks the file against that shape and against the version's surface: every answer names an operation or method the
 // version has, and every answer the scripted agent sends validates against its declared type, unless the scenario says
-// why it is deliberately off the schema (an unknown event a client must ignore).
+// why it is deliberately off the schema (an unknown event a client must ignore). The requirements each header rule
+// and scenario covers (`covers`) must be ids of the version's client-requirements.yaml, when it has one.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,6 +22,12 @@ import { ConformanceUsageError } from '../kit/usage-error.js';
 /** The name of a version's client-scenario file, in its schema folder. */
 export const CLIENT_SCENARIOS_FILE = 'client-scenarios.json';
 
+/**
+ * The client requirement the `<prefix>.client.requests` check covers (every request is an operation or method of
+ * the version and validates): every version's client-requirements.yaml lists it.
+ */
+export const CLIENT_REQUESTS_REQUIREMENT = 'client.requests';
+
 /** A header every request (or the requests of some operations) must carry. */
 export interface HeaderRule {
   name: string;
@@ -34,6 +41,8 @@ export interface HeaderRule {
   except?: readonly string[];
   level: Level;
   ref: string;
+  /** The ids of the requirements (the version's client-requirements.yaml) its check tests. */
+  covers?: readonly string[];
 }
 
 /** One answer of the scripted agent. `{{baseUrl}}` in a string and `"{{request.id}}"` as a value are filled in. */
@@ -83,6 +92,8 @@ export interface ClientScenario {
   client: string;
   level: Level;
   ref: string;
+  /** The ids of the requirements (the version's client-requirements.yaml) its check tests. */
+  covers?: readonly string[];
   /** Answers replacing the file's, by operation or method. */
   answers?: Readonly<Record<string, ScriptedAnswer | readonly ScriptedAnswer[]>>;
   expect: ScenarioExpectation;
@@ -183,6 +194,7 @@ export function checkScenarioFile(
         for (const key of ['includes', 'only', 'except'])
           if (h[key] !== undefined && !strings(h[key])) bad(`${at}/${key}`, 'an array of strings', h[key]);
         levelAndRef(h, at, bad);
+        checkCovers(h.covers, at, binding, bad);
       });
   }
   const names = surfaceNames(surface);
@@ -204,6 +216,7 @@ export function checkScenarioFile(
       for (const key of ['title', 'client'])
         if (typeof s[key] !== 'string' || s[key] === '') bad(`${at}/${key}`, 'a text', s[key]);
       levelAndRef(s, at, bad);
+      checkCovers(s.covers, at, binding, bad);
       if (s.answers !== undefined)
         checkAnswers(s.answers, `${at}/answers`, binding, surface, names, out, bad);
       const e = s.expect;
@@ -241,6 +254,27 @@ function levelAndRef(o: Record<string, unknown>, at: string, bad: Bad): void {
   if (typeof o.level !== 'string' || !LEVELS.includes(o.level))
     bad(`${at}/level`, LEVELS.join(', '), o.level);
   if (typeof o.ref !== 'string' || o.ref === '') bad(`${at}/ref`, 'where the rule comes from', o.ref);
+}
+
+/**
+ * `covers`, when given: requirement ids, each one the version's client-requirements.yaml lists (when the version has
+ * that file; without it there is nothing to check the ids against).
+ */
+function checkCovers(covers: unknown, at: string, binding: ProtocolBinding, bad: Bad): void {
+  if (covers === undefined) return;
+  if (!strings(covers)) {
+    bad(`${at}/covers`, 'an array of requirement ids', covers);
+    return;
+  }
+  const known = binding.clientRequirements?.map((r) => r.id);
+  covers.forEach((id, k) => {
+    if (known && !known.includes(id))
+      bad(
+        `${at}/covers/${k}`,
+        `a requirement of ${binding.protocol}@${binding.version}'s client-requirements.yaml`,
+        id,
+      );
+  });
 }
 
 /** The operation ids and JSON-RPC method names of a surface; undefined without one (nothing to check names against). */

@@ -1,8 +1,25 @@
 // Requirements coverage: which checks test each requirement of a protocol version (its `requirements.yaml`), which
 // requirements are excluded and why, and, after a run, how each requirement fared. `agentproto conformance
-// --coverage` prints it; the JSON report carries it.
+// --coverage` prints it; the JSON report carries it. A client's side is the same table over the version's
+// `client-requirements.yaml` and the client scenarios' checks (`--client`).
 import type { Requirement } from '@agentproto/runtime/contract';
 import type { CheckDefinition, CheckResult, ProtocolBinding } from './types.js';
+
+/**
+ * Whose requirements: the agent's (`requirements.yaml`, the suite's checks) or the client's
+ * (`client-requirements.yaml`, the client scenarios' checks).
+ */
+export type CoverageSide = 'server' | 'client';
+
+/** The requirements of a side and the file they come from. */
+function sideOf(
+  binding: ProtocolBinding,
+  side: CoverageSide,
+): { requirements: readonly Requirement[]; file: string } {
+  return side === 'client'
+    ? { requirements: binding.clientRequirements ?? [], file: 'client-requirements.yaml' }
+    : { requirements: binding.requirements ?? [], file: 'requirements.yaml' };
+}
 
 /** One requirement and what covers it. */
 export interface CoverageRow {
@@ -23,13 +40,17 @@ export interface CoverageRow {
   result?: 'pass' | 'fail' | 'skip' | 'blocked' | 'not run' | 'excluded';
 }
 
-/** The coverage table of a version's requirements by a list of checks, with the results of a run when given. */
+/**
+ * The coverage table of a version's requirements (the client's with `side: 'client'`) by a list of checks, with the
+ * results of a run when given.
+ */
 export function coverageOf(
   binding: ProtocolBinding,
   checks: readonly CheckDefinition[],
   results?: readonly CheckResult[],
+  side: CoverageSide = 'server',
 ): CoverageRow[] {
-  return (binding.requirements ?? []).map((r) => {
+  return sideOf(binding, side).requirements.map((r) => {
     const covering = checks.filter((c) => c.covers.includes(r.id)).map((c) => c.id);
     const row: CoverageRow = {
       id: r.id,
@@ -57,20 +78,24 @@ export function coverageOf(
 }
 
 /**
- * What is wrong with how a suite's checks and a version's requirements meet: a requirement neither covered nor
- * excluded, one both covered and excluded, a check that covers nothing or names a requirement that does not exist.
+ * What is wrong with how a suite's checks and a version's requirements (the client's with `side: 'client'`) meet: a
+ * requirement neither covered nor excluded, one both covered and excluded, a check that covers nothing or names a
+ * requirement that does not exist.
  */
-export function coverageProblems(binding: ProtocolBinding, checks: readonly CheckDefinition[]): string[] {
+export function coverageProblems(
+  binding: ProtocolBinding,
+  checks: readonly CheckDefinition[],
+  side: CoverageSide = 'server',
+): string[] {
   const problems: string[] = [];
   const name = `${binding.protocol}@${binding.version}`;
-  const requirements = binding.requirements ?? [];
-  if (requirements.length === 0) problems.push(`${name} has no requirements.yaml`);
+  const { requirements, file } = sideOf(binding, side);
+  if (requirements.length === 0) problems.push(`${name} has no ${file}`);
   const ids = new Set(requirements.map((r) => r.id));
   for (const c of checks) {
     if (c.covers.length === 0) problems.push(`${name}: check ${c.id} covers no requirement`);
     for (const id of c.covers)
-      if (!ids.has(id))
-        problems.push(`${name}: check ${c.id} covers "${id}", which requirements.yaml does not list`);
+      if (!ids.has(id)) problems.push(`${name}: check ${c.id} covers "${id}", which ${file} does not list`);
   }
   for (const r of requirements) {
     const covered = checks.some((c) => c.covers.includes(r.id));

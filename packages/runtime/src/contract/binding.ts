@@ -51,6 +51,11 @@ export interface ProtocolBinding {
   surface?: () => Promise<Surface>;
   /** The normative statements of this version (its `requirements.yaml`), which the suite's checks cover. */
   requirements?: readonly Requirement[];
+  /**
+   * What this version requires of a client (its `client-requirements.yaml`), which the client scenarios' checks
+   * (`agentproto conformance --client`) cover.
+   */
+  clientRequirements?: readonly Requirement[];
   /** The protocol's conformance suite for this version, loaded only when asked for (it is the kit's, not a validator's). */
   suite?: () => Promise<Suite>;
   /** What `agentproto new` writes for an agent of this version, if the package has a project template. */

@@ -2,6 +2,7 @@
 import type { ProtocolBinding, Validator } from '@agentproto/runtime/contract';
 import { streamCheck as createStreamCheck } from "../../binding/stream-check.js";
 import { REQUIREMENTS } from './requirements.js';
+import { CLIENT_REQUIREMENTS } from './client-requirements.js';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
@@ -17,6 +18,7 @@ export const binding: ProtocolBinding = {
   discoveryUrls: {"AgentCard":["/url","/additionalInterfaces/*/url"],"ProtoAgentCard":["/url","/additionalInterfaces/*/url"]},
   surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
+  clientRequirements: CLIENT_REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("0.3"),
   template: {
     dir: new URL("../../../templates/1.0/", import.meta.url),

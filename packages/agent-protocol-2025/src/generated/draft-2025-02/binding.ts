@@ -2,6 +2,7 @@
 import type { ProtocolBinding, Validator } from '@agentproto/runtime/contract';
 import { streamCheck as createStreamCheck } from "../../binding/stream-check.js";
 import { REQUIREMENTS } from './requirements.js';
+import { CLIENT_REQUIREMENTS } from './client-requirements.js';
 import { PATHS } from './paths.js';
 import * as validators from './validators.js';
 
@@ -16,6 +17,7 @@ export const binding: ProtocolBinding = {
   streamCheck: () => createStreamCheck("draft-2025-02"),
   surface: async () => (await import("./surface.js")).SURFACE,
   requirements: REQUIREMENTS,
+  clientRequirements: CLIENT_REQUIREMENTS,
   suite: async () => (await import("../../conformance/suite.js")).createSuite("draft-2025-02"),
   template: {
     dir: new URL("../../../templates/draft-2025-02/", import.meta.url),

@@ -48,6 +48,10 @@ export function emitBinding(model: ProtocolModel): Code {
     imports.push(ts`import { REQUIREMENTS } from './requirements.js';\n`);
     fields.push(ts`  requirements: REQUIREMENTS,\n`);
   }
+  if (model.clientRequirements) {
+    imports.push(ts`import { CLIENT_REQUIREMENTS } from './client-requirements.js';\n`);
+    fields.push(ts`  clientRequirements: CLIENT_REQUIREMENTS,\n`);
+  }
   if (b.suite)
     // The suite is the kit's concern: loaded only when a conformance run asks for it.
     fields.push(
