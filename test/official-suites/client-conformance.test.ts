@@ -52,6 +52,21 @@ const client = (script: string) => {
   return ['node', path.join(bundled, file.replace(/\.ts$/, '.mjs')), ...args].join(' ');
 };
 
+/** Runs the first command of README.md that `line` matches, as written (bash, in the checkout). */
+function readmeCommand(line: RegExp): Promise<{ status: number; stdout: string; stderr: string }> {
+  const command = line.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'))?.[0];
+  if (!command) throw new Error(`README.md shows no command matching ${line}`);
+  return new Promise((resolve) =>
+    execFile(
+      'bash',
+      ['-c', command],
+      { cwd: ROOT, encoding: 'utf8', timeout: 600_000 },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
 const run = (protocol: string, command: string, ...more: string[]) =>
   runCollected(['conformance', '--protocol', protocol, '--client', command, ...more]);
 
@@ -82,21 +97,20 @@ describe('client conformance > client processes', () => {
   it.concurrent('README > its --client command runs as written, in the checkout, and passes', async ({
     expect,
   }) => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const command = /^npx agentproto conformance [^\n]*--client [^\n]*$/m.exec(readme)?.[0];
-    if (!command) throw new Error('README.md shows no `agentproto conformance --client` command');
-    const r = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(
-        'bash',
-        ['-c', command],
-        { cwd: ROOT, encoding: 'utf8', timeout: 600_000 },
-        (error, stdout, stderr) =>
-          resolve({ status: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-      ),
-    );
+    const r = await readmeCommand(/^npx agentproto conformance [^\n]*--client "[^\n]*$/m);
     // npx may warn about pnpm's own settings in the environment (npm_config_*), so only the exit code is asserted.
     expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/a2a\.client\.requests/);
+  });
+
+  it.concurrent('README > its --client --coverage command lists the client requirements, each covered', async ({
+    expect,
+  }) => {
+    const r = await readmeCommand(/^npx agentproto conformance [^\n]*--client --coverage[^\n]*$/m);
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/^a2a@1\.0 \(client\)$/m);
+    expect(r.stdout).toMatch(/^MUST +client\.header\.a2a-version +a2a\.client\.header\.a2a-version$/m);
+    expect(r.stdout).toMatch(/requirements: (\d+), covered by checks \1, excluded 0/);
   });
 
   // Side by side (up to vitest's maxConcurrency, 5, at once): each run starts its own scripted agent on a free port
