@@ -3,14 +3,14 @@
 // status sent) are found by walking the version's schema files, and every value of each must appear, at a place that
 // enum types, in some answer a client reads (the file's answers or a scenario's). An enum left out on purpose is listed
 // below with the reason. Answers marked `offSchema` count for nothing: they are off the schema on purpose.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLIENT_SCENARIOS_FILE } from '@agentproto/conformance';
 import { resolveBinding } from '@agentproto/registry';
 import type { Surface, SurfaceContent } from '@agentproto/runtime/contract';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { ROOT } from '../support/spec-files.js';
+import { ROOT, versionsWith } from '../support/spec-files.js';
 
 /** Enum values no answer needs to carry, by `<id>@<version> <File>.schema.json#<pointer>`, each with its reason. */
 const SKIPPED: Readonly<Record<string, { values?: readonly string[]; why: string }>> = {
@@ -247,16 +247,7 @@ function typedAnswers(file: Node, surface: Surface, schemas: Schemas, untyped: s
 }
 
 /** Every version folder that has client scenarios, as `<id>@<version>`. */
-const withScenarios = readdirSync(path.join(ROOT, 'schemas'), { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .flatMap((d) =>
-    readdirSync(path.join(ROOT, 'schemas', d.name), { withFileTypes: true })
-      .filter(
-        (v) =>
-          v.isDirectory() && existsSync(path.join(ROOT, 'schemas', d.name, v.name, CLIENT_SCENARIOS_FILE)),
-      )
-      .map((v) => `${d.name}@${v.name}`),
-  );
+const withScenarios = versionsWith(CLIENT_SCENARIOS_FILE);
 
 /** What a version's answers leave out: `<File>#<pointer>: values` for each enum with a value no answer carries. */
 async function missingEnumValues(

@@ -2,7 +2,7 @@
 // `clientRequirements`: for every version with client scenarios, every client requirement is covered by a client
 // check or excluded, every client check covers a requirement, and none names an id the file lacks. A scenario file
 // that names an unknown id is refused, naming the file and the id.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CLIENT_REQUESTS_REQUIREMENT,
@@ -15,20 +15,10 @@ import {
 } from '@agentproto/conformance';
 import { describe, expect, it } from 'vitest';
 import { acceptScenarioFile, checkScenarioFile } from '../../packages/conformance/src/client/scenarios.js';
-import { ROOT } from '../support/spec-files.js';
+import { ROOT, versionsWith } from '../support/spec-files.js';
 
 /** Every version folder that has client scenarios, as `<id>@<version>`. */
-const withScenarios = readdirSync(path.join(ROOT, 'schemas'), { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .flatMap((d) =>
-    readdirSync(path.join(ROOT, 'schemas', d.name), { withFileTypes: true })
-      .filter(
-        (v) =>
-          v.isDirectory() &&
-          readdirSync(path.join(ROOT, 'schemas', d.name, v.name)).includes(CLIENT_SCENARIOS_FILE),
-      )
-      .map((v) => `${d.name}@${v.name}`),
-  );
+const withScenarios = versionsWith(CLIENT_SCENARIOS_FILE);
 
 /** A version's client scenarios as written (the answers are checked against the version elsewhere). */
 function scenariosOf(spec: string): ClientScenarioFile {

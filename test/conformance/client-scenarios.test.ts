@@ -1,14 +1,14 @@
 // Client scenarios are data (schemas/<id>/<version>/client-scenarios.json): each file validates against the file's
 // JSON Schema and loads (every answer names an operation of its version and validates against its type); a file
 // broken for each rule is refused by both, with the pointer and the value.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createAjv } from '@agentproto/codegen';
 import { CLIENT_SCENARIOS_FILE, loadClientScenarios } from '@agentproto/conformance';
 import { knownProtocols, resolveBinding } from '@agentproto/registry';
 import { describe, expect, it } from 'vitest';
 import { checkScenarioFile } from '../../packages/conformance/src/client/scenarios.js';
-import { ROOT } from '../support/spec-files.js';
+import { ROOT, versionsWith } from '../support/spec-files.js';
 
 const schema = JSON.parse(
   readFileSync(path.join(ROOT, 'packages/conformance/src/client/client-scenarios.schema.json'), 'utf8'),
@@ -16,17 +16,7 @@ const schema = JSON.parse(
 const validate = createAjv().compile(schema);
 
 /** Every version folder that has client scenarios, as `<id>@<version>`. */
-const withScenarios = readdirSync(path.join(ROOT, 'schemas'), { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .flatMap((d) =>
-    readdirSync(path.join(ROOT, 'schemas', d.name), { withFileTypes: true })
-      .filter(
-        (v) =>
-          v.isDirectory() &&
-          readdirSync(path.join(ROOT, 'schemas', d.name, v.name)).includes(CLIENT_SCENARIOS_FILE),
-      )
-      .map((v) => `${d.name}@${v.name}`),
-  );
+const withScenarios = versionsWith(CLIENT_SCENARIOS_FILE);
 
 describe('client scenarios > data', () => {
   it('files > every version the registry knows has client scenarios', () => {

@@ -85,3 +85,15 @@ export function schemaFile(dir: string, typeName: string): string {
   const base = prop(prop(prop(manifest, 'versions'), path.basename(dir)), 'extends');
   return typeof base === 'string' && base ? schemaFile(path.join(path.dirname(dir), base), typeName) : own;
 }
+
+/** Every version folder under schemas/ that holds `file` (a version's client-scenarios.json…), as `<id>@<version>`. */
+export function versionsWith(file: string): string[] {
+  const schemas = path.join(ROOT, 'schemas');
+  return readdirSync(schemas, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(path.join(schemas, d.name), { withFileTypes: true })
+        .filter((v) => v.isDirectory() && existsSync(path.join(schemas, d.name, v.name, file)))
+        .map((v) => `${d.name}@${v.name}`),
+    );
+}
