@@ -416,6 +416,7 @@ describe('agentproto proxy > usage errors', () => {
     ['http://127.0.0.1:9', { port: '+80' }, portError('+80')],
     ['http://127.0.0.1:9', { port: '65536' }, portError('65536')],
     ['http://127.0.0.1:9', { port: '8080 ' }, portError('8080 ')],
+    ['http://127.0.0.1:9', { port: '08080' }, portError('08080')],
     ['ftp://127.0.0.1:9', {}, "ftp://127.0.0.1:9: the agent's URL must be http:// or https://"],
     ['127.0.0.1:9', {}, "127.0.0.1:9: the agent's URL must be http:// or https://"],
     // The scheme is read case-insensitively: an HTTPS:// agent is an https one, whose --ca file is then read.

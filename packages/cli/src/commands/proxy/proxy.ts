@@ -43,11 +43,11 @@ async function readCa(file: string, target: string): Promise<string> {
 }
 
 /**
- * The port of `--port`: decimal digits only, 0 to 65535 (0 picks a free one). Number() alone would read an empty
- * value as 0 and `0x1F90` as 8080.
+ * The port of `--port`: decimal digits only, 0 to 65535 (0 picks a free one), no leading zero (`08080` is a typo
+ * more often than 8080). Number() alone would read an empty value as 0 and `0x1F90` as 8080.
  */
 function portNumber(value: string): number {
-  const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : -1;
+  const port = /^(?:0|[1-9][0-9]{0,4})$/.test(value) ? Number(value) : -1;
   if (port < 0 || port > 65535)
     throw new UsageError(
       `--port must be a decimal port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(value)}`,

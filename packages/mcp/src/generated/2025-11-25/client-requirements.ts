@@ -70,8 +70,8 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
     "id": "client.stream.early-end",
     "level": "SHOULD",
     "statement": "When the event stream answering a POST closes before its JSON-RPC response, and carried no event id to resume from, the client reports the call as failed rather than waiting for ever.",
-    "source": "upstream",
-    "ref": "basic/transports, Sending Messages to the Server; Resumability and Redelivery"
+    "source": "decision",
+    "ref": "basic/transports, Sending Messages to the Server; Resumability and Redelivery; agentproto decision (client scenarios)"
   },
   {
     "id": "client.stream.unknown-events",
