@@ -76,6 +76,12 @@ interface RealClient {
   script: string;
   deviations?: string;
   sent?: RegExp;
+  /**
+   * `--timeout` of its run. The MCP SDKs' clients wait 60 s for a call whose stream ended early (their listed
+   * deviation), so any timeout under that gives the same verdict; 15 s spares the stage 15 s a row, and still leaves
+   * their other scenarios, about a second each, fifteen times what they take.
+   */
+  timeoutMs?: number;
 }
 
 /** A2A's HTTP+JSON operations and nothing else, after the card: a REST client's requests in every scenario. */
@@ -145,16 +151,19 @@ describe('client conformance > client processes', () => {
       protocol: 'mcp@2025-11-25',
       script: 'mcp-sdk-client.ts',
       deviations: 'mcp-sdk-client.expected-failures.yaml',
+      timeoutMs: 15_000,
     },
     {
       protocol: 'mcp@2026-07-28',
       script: 'mcp-sdk-v2-client.ts',
       deviations: 'mcp-sdk-v2-client.expected-failures.yaml',
+      timeoutMs: 15_000,
     },
     {
       protocol: 'mcp@2025-11-25',
       script: 'mcp-sdk-v2-client.ts auto',
       deviations: 'mcp-sdk-v2-client-auto.expected-failures.yaml',
+      timeoutMs: 15_000,
     },
     { protocol: 'a2a@1.0', script: 'a2a-sdk-client.ts rest', sent: REST_1_0 },
     { protocol: 'a2a@0.3', script: 'a2a-sdk-client.ts rest', sent: REST_0_3 },
@@ -170,6 +179,7 @@ describe('client conformance > client processes', () => {
         '--reporter',
         'json',
         ...(listed ? ['--expected-failures', listed] : []),
+        ...(row.timeoutMs ? ['--timeout', String(row.timeoutMs)] : []),
       );
       expect(err).toBe('');
       const report = JSON.parse(out);
