@@ -1,6 +1,13 @@
 // Small async-stream shapes the streaming operations answer with. Kept apart because they know nothing of tasks:
 // only how a stream starts and how it hears that its client went away.
 
+/**
+ * The reason a follower is stopped with once its consumer is done: one object made once. An abort without a reason
+ * makes a DOMException with its stack trace each time, which every streamed answer paid twice (about 2% of the
+ * reference agent's time per streamed task).
+ */
+export const FOLLOWING_DONE: Error = Object.freeze(new Error('the consumer of this stream is done'));
+
 /** A stream of one item. */
 export async function* once<T>(item: T): AsyncGenerator<T> {
   yield item;
@@ -25,6 +32,6 @@ export async function* withFirst<T>(
     yield* follow(abort.signal);
   } finally {
     outer?.removeEventListener('abort', onAbort);
-    abort.abort();
+    abort.abort(FOLLOWING_DONE);
   }
 }

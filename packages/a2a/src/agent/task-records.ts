@@ -37,6 +37,7 @@ import {
   TASKS,
   type TaskIndexEntry,
 } from './stored-task.js';
+import { FOLLOWING_DONE } from './streams.js';
 import { variant } from './task-events.js';
 import { keysOf } from './task-index.js';
 
@@ -344,7 +345,7 @@ export class TaskRecords {
       }
     } finally {
       outer?.removeEventListener('abort', onAbort);
-      abort.abort();
+      abort.abort(FOLLOWING_DONE);
     }
   }
 }
