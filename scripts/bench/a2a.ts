@@ -15,7 +15,7 @@ import { createReferenceAgent } from '@agentproto/a2a/reference-agent';
 import { createAjv, forAjv, loadProtocols, schemaId } from '@agentproto/codegen';
 import { describeErrors, serveLocal, type Validator } from '@agentproto/runtime';
 import { TRANSLATOR } from '../../packages/a2a/src/generated/translate-0.3-1.0.js';
-import { listenNode, median, readJson, rounds } from './http.js';
+import { type LoadResult, listenNode, measureRounds, median, readJson, rounds } from './http.js';
 import { compare, formatRatio, ratio } from './timing.js';
 import type { Row } from './validators.js';
 
@@ -331,69 +331,130 @@ async function sseRows(): Promise<Row[]> {
  * A streamed task of the reference agent whose SendStreamingMessage carries a push config delivering every update to
  * a receiver on 127.0.0.1, against the same task without one: delivery runs beside the task, in the background, and
  * must not slow it (issue 38: ≥ 0.9×). Both agents get the same request; the pushing one adds the config to it on
- * the way in (a JSON parse and write per request, counted against it).
+ * the way in (a JSON parse and write per request, counted against it). Two measures: the tasks an agent runs per
+ * second under as much load as it takes (what the deliveries cost), and the time one task takes at the agent's own
+ * pace with a webhook that answers 50 ms late (whether the deliveries hold the task up: a task that waited for its
+ * webhook would take seven of those answers longer).
  */
 async function pushRows(): Promise<Row[]> {
-  // The receiver in a process of its own, as a webhook is: what it costs to take the deliveries is not the agent's.
-  const child = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const receiverUrl = await new Promise<string>((resolve, reject) => {
-    child.once('error', reject);
-    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-  });
-  const plain = createReferenceAgent({ chunkDelayMs: 0, onError: () => {}, validateResponses: false });
+  // The receivers in processes of their own, as a webhook is: what it costs to take the deliveries is not the agent's.
+  const prompt = await startReceiver(0);
+  const late = await startReceiver(LATE_MS);
+  try {
+    return [await pushThroughputRow(prompt.url), await pushPaceRow(late.url)];
+  } finally {
+    prompt.child.kill();
+    late.child.kill();
+  }
+}
+
+/** How late the slow webhook answers, in milliseconds. */
+const LATE_MS = 50;
+
+/** The two agents of a push measure (the reference agent at `chunkDelayMs`), and the bodies each is sent. */
+async function pushAgents(chunkDelayMs: number, receiverUrl: string) {
+  const plain = createReferenceAgent({ chunkDelayMs, onError: () => {}, validateResponses: false });
   const pushing = createReferenceAgent({
-    chunkDelayMs: 0,
+    chunkDelayMs,
     onError: () => {},
     validateResponses: false,
     push: { allowHosts: ['127.0.0.1'] },
   });
   const config = { url: `${receiverUrl}/hook`, authentication: { scheme: 'Bearer', credentials: 'bench' } };
-  const withPush = await serveLocal(pushing.app.fetch, 0);
-  const without = await serveLocal(plain.app.fetch, 0);
   const message = { messageId: 'bench', role: 'ROLE_USER', parts: [{ text: 'Plan a trip to Oslo' }] };
-  // Each request carries its config, as a client's would: the push side pays for reading it, and nothing else.
-  const bodies = {
-    push: JSON.stringify({ message, configuration: { taskPushNotificationConfig: config } }),
-    plain: JSON.stringify({ message }),
-  };
   const headers = { 'A2A-Version': '1.0' };
+  return {
+    servers: { push: await serveLocal(pushing.app.fetch, 0), plain: await serveLocal(plain.app.fetch, 0) },
+    close: () => pushing.push?.close(),
+    target: {
+      path: '/message:stream',
+      // Each request carries its config, as a client's would: the push side pays for reading it, and nothing else.
+      body: {
+        push: JSON.stringify({ message, configuration: { taskPushNotificationConfig: config } }),
+        plain: JSON.stringify({ message }),
+      },
+      headers: { push: headers, plain: headers },
+    },
+  };
+}
+
+/**
+ * After each push round, the deliveries its tasks started are let finish before the next round: a backlog left behind
+ * would be paid for in the round after it, whichever server that measures. Counts what arrived meanwhile.
+ */
+function settling(receiverUrl: string) {
+  const count = async () => Number(await (await fetch(`${receiverUrl}/count`)).text());
+  const state = { settled: 0, count };
+  const after = async (name: string) => {
+    if (name !== 'push') return;
+    // Bounded: until the count stands still for three reads 100 ms apart, or 30 s.
+    let last = await count();
+    for (let still = 0, tries = 0; still < 3 && tries < 300; tries++) {
+      await new Promise((done) => setTimeout(done, 100));
+      const now = await count();
+      still = now === last ? still + 1 : 0;
+      state.settled += now - last;
+      last = now;
+    }
+  };
+  return { state, after };
+}
+
+async function pushThroughputRow(receiverUrl: string): Promise<Row> {
+  const agents = await pushAgents(0, receiverUrl);
   try {
-    // After each push round, the deliveries its tasks started are let finish before the next round: a backlog left
-    // behind would be paid for in the round after it, whichever server that measures.
-    const count = async () => Number(await (await fetch(`${receiverUrl}/count`)).text());
-    let settled = 0;
-    const r = await rounds(
-      { push: withPush, plain: without },
-      { path: '/message:stream', body: bodies, headers: { push: headers, plain: headers } },
-      async (name) => {
-        if (name !== 'push') return;
-        // Bounded: until the count stands still for three reads 100 ms apart, or 30 s.
-        let last = await count();
-        for (let still = 0, tries = 0; still < 3 && tries < 300; tries++) {
-          await new Promise((done) => setTimeout(done, 100));
-          const now = await count();
-          still = now === last ? still + 1 : 0;
-          settled += now - last;
-          last = now;
-        }
-      },
-    );
+    const { state, after } = settling(receiverUrl);
+    const r = await rounds(agents.servers, agents.target, after);
     const x = ratio(r.push ?? [], r.plain ?? []);
-    const delivered = await (await fetch(`${receiverUrl}/count`)).text();
-    return [
-      {
-        measure:
-          'a2a: streamed task (reference agent, HTTP+JSON) with a push config delivering each update to a receiver on 127.0.0.1, requests/s ÷ the same task without one',
-        result: formatRatio(x),
-        target: '≥ 0.9×',
-        met: x.median >= 0.9,
-        notes: `without push ${Math.round(median(r.plain))} req/s; ${delivered} deliveries received during the run, ${settled} of them after their round's load ended (the receiver: an HTTP/1.1 reader on node:net in its own process, reading and counting each request)`,
-      },
-    ];
+    return {
+      measure:
+        'a2a: streamed task (reference agent, HTTP+JSON) with a push config delivering each update to a receiver on 127.0.0.1, requests/s ÷ the same task without one',
+      result: formatRatio(x),
+      target: '≥ 0.9×',
+      met: x.median >= 0.9,
+      notes: `without push ${Math.round(median(r.plain))} req/s; ${await state.count()} deliveries received during the run, ${state.settled} of them after their round's load ended (the receiver: an HTTP/1.1 reader on node:net in its own process, reading and counting each request)`,
+    };
   } finally {
-    await pushing.push?.close();
-    child.kill();
+    await agents.close();
   }
+}
+
+/** Clients at once in the pace measure: the agent busy about a third of the time, not saturated. */
+const PACE_CLIENTS = 4;
+
+async function pushPaceRow(receiverUrl: string): Promise<Row> {
+  // The reference agent's own pace: 5 ms between the chunks of its answer, as a model's tokens come.
+  const agents = await pushAgents(5, receiverUrl);
+  try {
+    const { state, after } = settling(receiverUrl);
+    const r = await measureRounds(agents.servers, { ...agents.target, connections: PACE_CLIENTS }, after);
+    const time = (runs: LoadResult[] | undefined) => (runs ?? []).map((x) => x.latencyMean);
+    const p99 = (runs: LoadResult[] | undefined) => Math.round(median((runs ?? []).map((x) => x.latencyP99)));
+    // A speed: the time without push over the time with it.
+    const x = ratio(time(r.plain), time(r.push));
+    return {
+      measure: `a2a: streamed task at the reference agent's pace (5 ms between chunks, ${PACE_CLIENTS} clients) with a push config whose webhook answers ${LATE_MS} ms late, task time without ÷ with`,
+      result: formatRatio(x),
+      target: '≥ 0.9×',
+      met: x.median >= 0.9,
+      notes: `a task takes ${median(time(r.plain)).toFixed(1)} ms without push, ${median(time(r.push)).toFixed(1)} ms with (p99 ${p99(r.plain)} and ${p99(r.push)} ms); ${await state.count()} deliveries received, ${state.settled} of them after their round's load ended`,
+    };
+  } finally {
+    await agents.close();
+  }
+}
+
+/** Starts the webhook receiver (RECEIVER) in a child process; answers its URL. */
+async function startReceiver(delayMs: number) {
+  const child = spawn(process.execPath, ['-e', RECEIVER], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, RECEIVER_DELAY_MS: String(delayMs) },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+  });
+  return { child, url };
 }
 
 /**
@@ -402,10 +463,12 @@ async function pushRows(): Promise<Row[]> {
  * with the count; anything it cannot read is a 400 and the connection closed. An HTTP/1.1 reader on node:net rather
  * than node:http, whose request and response objects cost it about 2.5× the CPU per delivery (measured under this
  * bench): on this machine the receiver shares the cores of the agent it measures, which a remote webhook does not.
- * The answers to the requests one read holds (pipelined by the agent) go back in one write, in their order.
+ * The answers to the requests one read holds (pipelined by the agent) go back in one write, in their order, and
+ * `RECEIVER_DELAY_MS` after it when set (a webhook far away, or slow to answer).
  */
 const RECEIVER = `
 const net = require('node:net');
+const DELAY = Number(process.env.RECEIVER_DELAY_MS ?? 0);
 let count = 0;
 const server = net.createServer((socket) => {
   let pending = null;
@@ -437,7 +500,9 @@ const server = net.createServer((socket) => {
       } else out += 'HTTP/1.1 405 Method Not Allowed\\r\\ncontent-length: 0\\r\\n\\r\\n';
     }
     pending = buf.length > 0 ? buf : null;
-    if (out !== '') socket.write(out, 'latin1');
+    if (out === '') return;
+    if (DELAY > 0) setTimeout(() => { if (!socket.destroyed) socket.write(out, 'latin1'); }, DELAY);
+    else socket.write(out, 'latin1');
   });
 });
 server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));

@@ -24,6 +24,15 @@ const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
 /** The load each server gets before the rounds, not counted. */
 const WARM_UP_SECONDS = 2;
 
+/** What one load run measured: requests per second, and the time of a request from its start to its answer's end. */
+export interface LoadResult {
+  requestsPerSecond: number;
+  /** Milliseconds. */
+  latencyMean: number;
+  /** Milliseconds. */
+  latencyP99: number;
+}
+
 /** Requests per second a server answered, from autocannon in a child process (bounded in time and connections). */
 export async function load(
   url: string,
@@ -31,13 +40,24 @@ export async function load(
   seconds = SECONDS,
   headers: Record<string, string> = {},
 ): Promise<number> {
+  return (await measureLoad(url, body, seconds, headers)).requestsPerSecond;
+}
+
+/** One load run of autocannon in a child process, with `connections` clients each sending its next request once answered. */
+export async function measureLoad(
+  url: string,
+  body: string,
+  seconds = SECONDS,
+  headers: Record<string, string> = {},
+  connections = 10,
+): Promise<LoadResult> {
   const { stdout } = await run(
     AUTOCANNON,
     [
       ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
       '-j',
       '-c',
-      '10',
+      String(connections),
       '-d',
       String(seconds),
       '-m',
@@ -51,10 +71,19 @@ export async function load(
     { timeout: (seconds + 30) * 1000, maxBuffer: 16 * 1024 * 1024 },
   );
   // sound: with `-j`, autocannon prints its result object as JSON, of which these are documented members.
-  const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
+  const result = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { average: number; p99: number };
+    non2xx: number;
+    errors: number;
+  };
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return result.requests.average;
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyMean: result.latency.average,
+    latencyP99: result.latency.p99,
+  };
 }
 
 export function listenNode(handler: Parameters<typeof createServer>[1]): Promise<LocalServer> {
@@ -75,37 +104,58 @@ export async function readJson(req: import('node:http').IncomingMessage): Promis
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** Where each server's load goes, and what it sends. */
+export interface LoadTarget {
+  path: string;
+  /** The request body, or each server's, by its name. */
+  body: string | Record<string, string>;
+  /** Each server's request headers, by its name. */
+  headers?: Record<string, Record<string, string>>;
+  /** Clients at once (default 10), each sending its next request once its last one is answered. */
+  connections?: number;
+}
+
 /**
  * Runs each server's load in rounds, after a warm-up load each (not counted: the first second of a fresh server is
  * its JIT compiling); each round takes the servers in a rotated order, so none always runs first or right after the
- * same neighbour. `headers` are each server's request headers, by its name. Returns requests per second per server
- * per round.
+ * same neighbour. Returns requests per second per server per round.
  */
 export async function rounds(
   servers: Record<string, LocalServer>,
-  pathAndBody: {
-    path: string;
-    /** The request body, or each server's, by its name. */
-    body: string | Record<string, string>;
-    headers?: Record<string, Record<string, string>>;
-  },
+  target: LoadTarget,
   /** Awaited after each round of a server, before the next round starts (e.g. until its background work is done). */
   after?: (name: string) => Promise<void>,
-) {
+): Promise<Record<string, number[]>> {
+  const measured = await measureRounds(servers, target, after);
+  return Object.fromEntries(
+    Object.entries(measured).map(([name, runs]) => [name, runs.map((r) => r.requestsPerSecond)]),
+  );
+}
+
+/** `rounds`, answering each run's whole result (its latency too). */
+export async function measureRounds(
+  servers: Record<string, LocalServer>,
+  target: LoadTarget,
+  after?: (name: string) => Promise<void>,
+): Promise<Record<string, LoadResult[]>> {
   const names = Object.keys(servers);
-  const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
-  const url = (name: string) => `${servers[name]?.url}${pathAndBody.path}`;
-  const headers = (name: string) => pathAndBody.headers?.[name] ?? {};
-  const given = pathAndBody.body;
+  const out: Record<string, LoadResult[]> = Object.fromEntries(names.map((k) => [k, []]));
+  const url = (name: string) => `${servers[name]?.url}${target.path}`;
+  const headers = (name: string) => target.headers?.[name] ?? {};
+  const given = target.body;
   const body = (name: string) => (typeof given === 'string' ? given : (given[name] ?? ''));
+  const connections = target.connections ?? 10;
   try {
-    for (const name of names) await load(url(name), body(name), WARM_UP_SECONDS, headers(name));
+    for (const name of names) {
+      await measureLoad(url(name), body(name), WARM_UP_SECONDS, headers(name), connections);
+      await after?.(name);
+    }
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < names.length; k++) {
         // An index modulo the length: always a name.
         const name = names[(k + r) % names.length];
         if (name === undefined) continue;
-        out[name]?.push(await load(url(name), body(name), SECONDS, headers(name)));
+        out[name]?.push(await measureLoad(url(name), body(name), SECONDS, headers(name), connections));
         await after?.(name);
       }
     }
