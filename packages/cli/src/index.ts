@@ -257,8 +257,10 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .description(
       'a validating proxy on 127.0.0.1 in front of a live agent: requests and answers pass unchanged (streams event by event), and every message that breaks the protocol is reported as it passes',
     )
-    .argument('<target-url>', "the agent's root URL; the proxy's root stands for it")
-    .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
+    // Both are required: the command checks them itself, so that one usage error names every one missing.
+    .usage('<target-url> --protocol <id[@version]> [options]')
+    .argument('[target-url]', "the agent's root URL; the proxy's root stands for it (required)")
+    .option('--protocol <id[@version]>', `protocol (required): ${protocolChoices()}`)
     .option('--port <n>', 'the port to listen on, on 127.0.0.1 (default: a free one, printed)')
     .option(
       '--session <file>',
@@ -285,7 +287,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
         'Exit codes (on Ctrl-C): 0 every message checked was valid; 1 one was not; 2 usage error or the port is taken.',
       ].join('\n'),
     )
-    .action(async (target: string, opts: ProxyCommandOptions) => {
+    .action(async (target: string | undefined, opts: ProxyCommandOptions) => {
       const { proxyCommand } = await import('./commands/proxy/proxy.js');
       code = await proxyCommand(target, opts, io);
     });

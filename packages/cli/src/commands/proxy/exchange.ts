@@ -74,8 +74,19 @@ export class Exchange implements UpstreamUser, StreamItemSink {
   private readonly calls = new Map<string, SurfaceRpcMethod | undefined>();
   /** The request was read as JSON: `calls` holds every call it made, and an answer's id can be held to them. */
   private callsRead = false;
-  /** The id of the last stream item that was a well-formed result to a call of the request (none yet: a symbol). */
+  /**
+   * The id of the last stream item that was a well-formed result to a call of the request whose method answers with
+   * many (A2A's `SendStreamingMessage`; none yet: a symbol).
+   */
   private goodId: unknown = NO_ID;
+  /** The answer's stream carries JSON-RPC messages: a call's answer, or the server's own stream (`ownStream`). */
+  private rpcItems = false;
+  /** The stream is the server's own (MCP's `GET /mcp`): it answers no call of this request. */
+  private ownStream = false;
+  /** The request resumes a stream (`Last-Event-ID`): the server's own stream may carry an earlier request's answers. */
+  private resuming = false;
+  /** The ids a stream has answered (calls answered once each), by the item that first did: made at its first answer. */
+  private answered: Map<string, number> | undefined;
   private requestTap: BodyTap | undefined;
   private requestFree: (() => void) | undefined;
   // The answer's checks: a whole body, a stream, or a document held whole to be rewritten.
@@ -362,6 +373,9 @@ export class Exchange implements UpstreamUser, StreamItemSink {
       this.responseFree = this.slot('response');
       if (!this.responseFree) return;
       this.itemType = declared?.content?.item?.typeName;
+      this.ownStream = route.kind === 'operation' && route.ownStream;
+      this.rpcItems = route.kind === 'rpc' || this.ownStream;
+      this.resuming = this.ownStream && header(this.req.raw, 'last-event-id') !== undefined;
       this.streamTap = new StreamTap(
         framing,
         header(raw, 'content-encoding'),
@@ -431,20 +445,63 @@ export class Exchange implements UpstreamUser, StreamItemSink {
         : { exchange, at, operation, direction: 'event', message };
     // A JSON-RPC stream's messages have their envelopes checked here: what is wrong in one is said once, by the
     // proxy's rule, and the stream check reads the message with its envelope put right.
-    // Most items of a stream answer the same call: a result with the id of the last good one is not read again.
+    // Most items of a streaming method's stream answer its call: a result with the id of the last good one is not
+    // read again.
     if (
-      this.route.kind === 'rpc' &&
+      this.rpcItems &&
       isObject(message) &&
       (message.id !== this.goodId ||
         message.jsonrpc !== '2.0' ||
         'error' in message ||
         !('result' in message))
     ) {
-      const wrong = envelopeIssues(message, '', this.callsRead ? this.calls : undefined);
+      let wrong = envelopeIssues(message, '', this.callsRead ? this.calls : undefined);
+      if (isAnswer(message)) {
+        const again = this.answerIssue(message, index);
+        if (again) wrong = [...wrong, again];
+      }
       if (wrong.length > 0) return void this.check(item, wrong, '', index, envelopeRighted(message));
-      if (this.callsRead && 'result' in message && !('method' in message)) this.goodId = message.id;
     }
     this.check(item, NO_ISSUES, '', index);
+  }
+
+  /**
+   * What is wrong with a stream item that is a JSON-RPC response (besides its envelope), or undefined. The server's
+   * own stream carries none unless it resumes an earlier request's stream (MCP 2025-11-25 basic/transports, "Listening
+   * for Messages from the Server"). A call is answered once (JSON-RPC 2.0 §5, §6), unless its method answers with a
+   * stream of responses (its OpenRPC `x-stream`, A2A's `SendStreamingMessage`): a second answer to an id is reported,
+   * naming the item that had it first. An id no call of the request has is reported by the envelope's checks already,
+   * a null one is an error's for a call whose id could not be read, and with the request unread no call is known.
+   */
+  private answerIssue(message: Record<string, unknown>, index: number): ProxyIssue | undefined {
+    const id = message.id;
+    if (this.ownStream && !this.resuming)
+      return {
+        pointer: '/id',
+        message:
+          "answers no call: the server's own stream (a GET without Last-Event-ID) carries its requests and notifications, never a response",
+        rule: 'json-rpc-id',
+        ...got(message, '/id'),
+      };
+    if (id === null || id === undefined) return undefined;
+    const key = JSON.stringify(id);
+    if (!this.ownStream) {
+      if (!this.callsRead || !this.calls.has(key)) return undefined;
+      if (this.calls.get(key)?.stream) {
+        if ('result' in message && !('error' in message) && message.jsonrpc === '2.0') this.goodId = id;
+        return undefined;
+      }
+    }
+    const answered = this.answered ?? new Map<string, number>();
+    this.answered = answered;
+    const first = answered.get(key);
+    if (first === undefined) return void answered.set(key, index);
+    return {
+      pointer: '/id',
+      message: `answers the call with id ${key} a second time (item ${first} answered it)`,
+      rule: 'json-rpc-id',
+      ...got(message, '/id'),
+    };
   }
 
   /** Body bytes of the answer, de-chunked (reader event). */
@@ -876,12 +933,37 @@ export class Exchange implements UpstreamUser, StreamItemSink {
       ]);
     const batch = Array.isArray(value);
     const list: unknown[] = Array.isArray(value) ? value : [value];
+    // The ids a batch has answered, by the answer that first did: each call is answered once (JSON-RPC 2.0 §6).
+    const answered = list.length > 1 ? new Map<string, number>() : undefined;
     for (const [i, answer] of list.entries()) {
       const base = batch ? `/${i}` : '';
       const envelope = isObject(answer) ? answer : {};
-      const known = calls.get(JSON.stringify(envelope.id));
+      const key = JSON.stringify(envelope.id);
+      const known = calls.get(key);
       const operation = known ? `rpc:${known.name}` : rpcOperation(calls);
-      const wrong = envelopeIssues(envelope, base, this.callsRead ? calls : undefined);
+      let wrong = envelopeIssues(envelope, base, this.callsRead ? calls : undefined);
+      // A null id is an error's for a call whose id could not be read (several may have one); an id no call has is
+      // reported already.
+      if (
+        answered &&
+        isAnswer(envelope) &&
+        envelope.id !== null &&
+        envelope.id !== undefined &&
+        (!this.callsRead || calls.has(key))
+      ) {
+        const first = answered.get(key);
+        if (first === undefined) answered.set(key, i);
+        else
+          wrong = [
+            ...wrong,
+            {
+              pointer: `${base}/id`,
+              message: `answers the call with id ${key} a second time (answer /${first} answered it)`,
+              rule: 'json-rpc-id',
+              ...got(answer, '/id'),
+            },
+          ];
+      }
       if ('result' in envelope && !('error' in envelope)) {
         this.record(
           {
@@ -970,6 +1052,11 @@ function envelopeIssues(
   if (both) add('', 'a JSON-RPC response has a result or an error, not both', 'json-rpc');
   if (unmatched && calls) add('/id', `answers no call of the request (${idsOf(calls)})`, 'json-rpc-id');
   return issues;
+}
+
+/** A JSON-RPC response: no method, and a result or an error. */
+function isAnswer(message: Record<string, unknown>): boolean {
+  return !('method' in message) && ('result' in message || 'error' in message);
 }
 
 /** The ids of a request's calls, as an issue names them: the first few. */

@@ -259,6 +259,114 @@ describe('agentproto proxy > JSON-RPC', () => {
     ]);
   });
 
+  it('a batch answering one call twice is reported at the second answer (json-rpc-id), naming the first; null ids and ids no call has are not', async () => {
+    const OK = { message: REPLY };
+    const ERROR = { code: -32600, message: 'Invalid Request' };
+    // A notification (no id) gets no answer; two calls whose ids could not be read get an error with a null id each.
+    const calls = [
+      rpcCall(1, 'SendMessage', { message: USER }),
+      rpcCall(2, 'SendMessage', { message: USER }),
+      { jsonrpc: '2.0', method: 'SendMessage', params: { message: USER } },
+    ];
+    const answers = [
+      { jsonrpc: '2.0', id: 1, result: OK },
+      { jsonrpc: '2.0', id: 2, result: OK },
+      { jsonrpc: '2.0', id: 1, error: ERROR },
+      { jsonrpc: '2.0', id: null, error: ERROR },
+      { jsonrpc: '2.0', id: null, error: ERROR },
+      { jsonrpc: '2.0', id: 9, result: OK },
+      { jsonrpc: '2.0', id: 9, result: OK },
+    ];
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(json(answers));
+    });
+    const { running, invalid } = await proxy('a2a@1.0', target);
+    const via = await send(`${running.url}/jsonrpc`, 'POST', json(calls));
+    expect(JSON.parse(via.body.toString())).toEqual(answers);
+    expect(summary(invalid())).toEqual([
+      { direction: 'response', issues: [['/2/id', 'json-rpc-id', '1']] },
+      // An id no call has is said so, once each time, not as a second answer.
+      { direction: 'response', issues: [['/5/id', 'json-rpc-id', '9']] },
+      { direction: 'response', issues: [['/6/id', 'json-rpc-id', '9']] },
+    ]);
+    expect(invalid()[0]?.issues[0]?.message).toBe(
+      'answers the call with id 1 a second time (answer /0 answered it)',
+    );
+  });
+
+  it("a call answered twice on a POST's stream is reported once (json-rpc-id), naming the item that answered it first; a streaming method's many answers are not", async () => {
+    const events: unknown[] = [
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } },
+      { jsonrpc: '2.0', id: 1, result: { content: [] } },
+      { jsonrpc: '2.0', id: 1, result: { content: [] } },
+    ];
+    const stream = events.map((e) => `data: ${json(e)}\n\n`).join('');
+    const target = await agent((_, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(stream);
+    });
+    const { running, invalid } = await proxy('mcp@2025-11-25', target);
+    const via = await send(
+      `${running.url}/mcp`,
+      'POST',
+      json(rpcCall(1, 'tools/call', { name: 'echo', arguments: {}, _meta: { progressToken: 't' } })),
+    );
+    expect(via.body.toString()).toBe(stream);
+    // The stream check's own rule for it (one-response) is not said again.
+    expect(summary(invalid())).toEqual([
+      { direction: 'event', item: 3, issues: [['/id', 'json-rpc-id', '1']] },
+    ]);
+    expect(invalid()[0]?.issues[0]?.message).toBe(
+      'answers the call with id 1 a second time (item 2 answered it)',
+    );
+  });
+
+  it("MCP's GET stream (the server's own) has its envelopes checked; a response on it is reported unless the GET resumes a stream, where one is answered once", async () => {
+    const own: unknown[] = [
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } },
+      { jsonrpc: '1.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } },
+      { jsonrpc: '2.0', id: 5, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 2, result: {}, error: { code: -32000, message: 'no' } },
+    ];
+    const resumed: unknown[] = [
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ];
+    const sse = (events: unknown[]) => events.map((e) => `data: ${json(e)}\n\n`).join('');
+    const target = await agent((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(sse(req.headers['last-event-id'] === undefined ? own : resumed));
+    });
+    const { running, invalid } = await proxy('mcp@2025-11-25', target);
+    const headers = {
+      accept: 'text/event-stream',
+      'mcp-session-id': 's-1',
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const first = await fetch(`${running.url}/mcp`, { headers });
+    expect(await first.text()).toBe(sse(own));
+    const again = await fetch(`${running.url}/mcp`, { headers: { ...headers, 'last-event-id': 'e-7' } });
+    expect(await again.text()).toBe(sse(resumed));
+    expect(summary(invalid())).toEqual([
+      { direction: 'event', item: 2, issues: [['/jsonrpc', 'json-rpc', '"1.0"']] },
+      { direction: 'event', item: 4, issues: [['/id', 'json-rpc-id', '1']] },
+      {
+        direction: 'event',
+        item: 5,
+        issues: [
+          ['', 'json-rpc', expect.stringMatching(/^\{"jsonrpc":"2.0"/)],
+          ['/id', 'json-rpc-id', '2'],
+        ],
+      },
+      { direction: 'event', item: 2, issues: [['/id', 'json-rpc-id', '1']] },
+    ]);
+    expect(invalid()[1]?.issues[0]?.message).toBe(
+      "answers no call: the server's own stream (a GET without Last-Event-ID) carries its requests and notifications, never a response",
+    );
+  });
+
   it('a JSON-RPC method that declares no stream, answered with one, is reported (declared-stream); one that does is not', async () => {
     const event = `data: ${json({ jsonrpc: '2.0', id: 1, result: { message: REPLY } })}\n\n`;
     const target = await agent((_, res) => {
@@ -480,6 +588,31 @@ describe('agentproto proxy > usage errors', () => {
     expect(await through).toBe('ok');
     expect(code).toBe(0);
     expect(banners[0]).toContain(`→ ${target.replace('http://', 'HTTP://')}`);
+  });
+
+  it('the required arguments missing are all named in one usage error (exit 2), the one missing alone when one is', async () => {
+    const usage = '(usage: agentproto proxy <target-url> --protocol <id[@version]> [options])';
+    const cases: Array<[string[], string]> = [
+      [[], `missing the agent's URL <target-url> and --protocol <id[@version]> ${usage}`],
+      [['--port', '0'], `missing the agent's URL <target-url> and --protocol <id[@version]> ${usage}`],
+      [['http://127.0.0.1:9'], `missing --protocol <id[@version]> ${usage}`],
+      [['--protocol', 'a2a@1.0'], `missing the agent's URL <target-url> ${usage}`],
+    ];
+    for (const [args, message] of cases) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(['proxy', ...args], {
+        out: (l) => out.push(l),
+        err: (l) => err.push(l),
+        stdin: async function* () {},
+      });
+      expect(code, json(args)).toBe(2);
+      expect(err).toEqual([`agentproto: ${message}`]);
+      expect(out).toEqual([]);
+    }
+    await expect(proxyCommand(undefined, {}, quiet, Promise.resolve())).rejects.toThrow(
+      new UsageError(`missing the agent's URL <target-url> and --protocol <id[@version]> ${usage}`),
+    );
   });
 
   it('the command exits 2 with one line on standard error, and nothing on standard output', async () => {

@@ -12,7 +12,8 @@ import { SessionFile } from './session-file.js';
 
 /** Options of `agentproto proxy`. */
 export interface ProxyCommandOptions {
-  protocol: string;
+  /** The protocol (`id[@version]`); required, its absence said with the other required arguments missing. */
+  protocol?: string;
   port?: string;
   /** Write the traffic to this file, in the inspector's session format. */
   session?: string;
@@ -55,16 +56,35 @@ function portNumber(value: string): number {
   return port;
 }
 
+/** How the command is called, as its usage errors say it. */
+const USAGE = 'agentproto proxy <target-url> --protocol <id[@version]> [options]';
+
+/**
+ * The required arguments that were not given, all of them in one usage error (commander would name the first alone).
+ * Returns the target and protocol once both are there.
+ */
+function required(
+  target: string | undefined,
+  protocol: string | undefined,
+): { target: string; protocol: string } {
+  if (target !== undefined && protocol !== undefined) return { target, protocol };
+  const missing: string[] = [];
+  if (target === undefined) missing.push("the agent's URL <target-url>");
+  if (protocol === undefined) missing.push('--protocol <id[@version]>');
+  throw new UsageError(`missing ${missing.join(' and ')} (usage: ${USAGE})`);
+}
+
 /**
  * Runs the proxy until the process is asked to stop (SIGINT, SIGTERM), or, with `until`, until that promise settles
  * (tests). Exits 0 when every message it checked was valid, 1 when one was not, 2 when it cannot start.
  */
 export async function proxyCommand(
-  target: string,
+  targetGiven: string | undefined,
   options: ProxyCommandOptions,
   io: Output,
   until?: Promise<unknown>,
 ): Promise<number> {
+  const { target, protocol } = required(targetGiven, options.protocol);
   const port = options.port === undefined ? 0 : portNumber(options.port);
   // URL schemes are case-insensitive (RFC 3986 §3.1): HTTP:// is http://.
   if (!/^https?:\/\/\S+$/i.test(target))
@@ -75,7 +95,7 @@ export async function proxyCommand(
   if (reporter !== 'text' && reporter !== 'json')
     throw new UsageError(`--reporter must be text or json, not ${reporter}`);
   const ca = options.ca === undefined ? undefined : await readCa(options.ca, target);
-  const binding = await resolveBinding(options.protocol);
+  const binding = await resolveBinding(protocol);
   const limits = resolveProxyLimits();
   const session = options.session
     ? await SessionFile.open(

@@ -6,7 +6,15 @@ import { compilePathTemplate, type PathTemplate } from '@agentproto/runtime/tran
 
 /** What a request is, as far as the protocol says. */
 export type Route =
-  | { readonly kind: 'operation'; readonly operation: SurfaceOperation }
+  | {
+      readonly kind: 'operation';
+      readonly operation: SurfaceOperation;
+      /**
+       * The operation is at the JSON-RPC endpoint but is not its POST (MCP's `GET /mcp`): a stream it answers with
+       * carries the server's own JSON-RPC messages, which answer no call of the request.
+       */
+      readonly ownStream: boolean;
+    }
   | {
       readonly kind: 'rpc';
       readonly methods: ReadonlyMap<string, SurfaceRpcMethod>;
@@ -28,10 +36,16 @@ export class Router {
   private readonly rpcRoute: Route;
 
   constructor(surface: Surface) {
+    this.rpcPath = surface.rpc ? (surface.rpc.endpoint ?? '/') : undefined;
+    const rpcPath = this.rpcPath;
     for (const operation of surface.operations) {
       try {
         const template = compilePathTemplate(operation.path);
-        this.operations.push({ operation, template, route: { kind: 'operation', operation } });
+        const ownStream =
+          rpcPath !== undefined &&
+          operation.method !== 'POST' &&
+          template.match(trimSlash(rpcPath)) !== undefined;
+        this.operations.push({ operation, template, route: { kind: 'operation', operation, ownStream } });
       } catch {
         // A template the matcher cannot read names no request the proxy could tell apart: it stays unmatched.
       }
@@ -44,8 +58,6 @@ export class Router {
         a.template.vars.length - b.template.vars.length ||
         literal(b.operation.path) - literal(a.operation.path),
     );
-    this.rpcPath = surface.rpc ? (surface.rpc.endpoint ?? '/') : undefined;
-    const rpcPath = this.rpcPath;
     const endpoint =
       rpcPath === undefined
         ? undefined
