@@ -9,22 +9,22 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * vitest's own order.
  */
 const LONGEST_FIRST = [
-  'test/installed/new-project.test.ts', // 225 s
-  'test/registry/version-add.test.ts', // 205 s
-  'test/installed/cli.test.ts', // 151 s
-  'test/browser/docs-site.test.ts', // 130 s
-  'test/official-suites/client-conformance.test.ts', // 88 s
-  'test/other-languages/export-readme-examples.test.ts', // 85 s
-  'test/installed/packages.test.ts', // 79 s
-  'test/stores/durability.test.ts', // 56 s
-  'test/registry/generate-cache.test.ts', // 51 s
-  'test/browser/inspector.test.ts', // 50 s
-  'test/registry/throwaway-protocol.test.ts', // 48 s
+  'test/installed/new-project.test.ts', // 264 s
+  'test/registry/version-add.test.ts', // 203 s
+  'test/browser/docs-site.test.ts', // 145 s
+  'test/installed/cli.test.ts', // 120 s
+  'test/official-suites/client-conformance.test.ts', // 82 s
+  'test/other-languages/export-readme-examples.test.ts', // 78 s
+  'test/installed/packages.test.ts', // 65 s
+  'test/stores/durability.test.ts', // 54 s
+  'test/browser/inspector.test.ts', // 47 s
+  'test/registry/throwaway-protocol.test.ts', // 47 s
+  'test/registry/generate-cache.test.ts', // 36 s
   'test/readme/start-commands.test.ts', // 35 s
-  'test/registry/generate-launcher.test.ts', // 27 s
-  'test/hostile/tools-finish.test.ts', // 23 s
-  'test/other-languages/quicktype.test.ts', // 22 s
-  'test/other-languages/python-jsonschema.test.ts', // 20 s
+  'test/readme/proxy-command.test.ts', // 29 s
+  'test/other-languages/python-jsonschema.test.ts', // 28 s
+  'test/hostile/tools-finish.test.ts', // 26 s
+  'test/other-languages/quicktype.test.ts', // 24 s
 ];
 
 class LongestFirst extends BaseSequencer {

@@ -8,29 +8,20 @@
 // install`, which still resolves the project's own package.json, adds what it lacks and prunes what it does not name
 // (about 2 s of CPU where an install into an empty folder takes 18). npm reads the cache the first install filled
 // (`--prefer-offline`).
-// Two projects are worked on at a time (each in its own folder, on its own port): once the first has installed, the
-// next starts beside it. Each step of a project is one process at a time (npm, tsc, node) that often waits, so two
-// projects side by side finish sooner than one after the other. Each test still judges its own project, by its error.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { runCli } from '@agentproto/cli';
 import { knownProtocols, resolveBinding } from '@agentproto/registry';
 import { afterAll, describe, expect, it } from 'vitest';
-import { npmAsync, startProbeAndKill } from '../support/installed.js';
+import { npm, startProbeAndKill } from '../support/installed.js';
 import { ROOT } from '../support/spec-files.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'agentproto-new-'));
 /** The first project installed into an empty folder, whose node_modules later projects start from. */
 let freshlyInstalled: string | undefined;
-/** Resolves once the first project has installed: the others copy its node_modules. */
-let seeded: () => void = () => {};
-const seed = new Promise<void>((resolve) => {
-  seeded = resolve;
-});
 // About 60 MB of node_modules a project: removed at the end, or every run leaves most of a gigabyte in the temp folder.
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -60,81 +51,27 @@ for (const p of knownProtocols())
     ]);
   }
 
-/** What one project's walk came to: its folder, or the error (an assertion's included) that stopped it. */
-type Outcome = { dir: string } | { error: unknown };
-
-/**
- * Every project's walk, started together when the first test starts and run two at a time: the first alone until
- * it has installed, the rest in order as a place frees. Each test awaits its own; none rejects before a test awaits it.
- */
-let walks: Map<string, Promise<Outcome>> | undefined;
-
-/** The `--store sqlite` project's key among the walks. */
-const SQLITE = 'sqlite';
-
-function startWalks(): Map<string, Promise<Outcome>> {
-  const found = projects.find(([p]) => p.startsWith('a2a@'));
-  if (!found) throw new Error('no a2a project template');
-  const jobs: Array<[string, () => Promise<string>]> = projects.map(([protocol, p]) => [
-    protocol,
-    () => newProject(protocol, p.probe, p.protocolPackage, [], p.statuses),
-  ]);
-  const [a2a, p] = found;
-  jobs.push([
-    SQLITE,
-    () => newProject(a2a, p.probe, p.protocolPackage, ['--store', 'sqlite'], p.statuses, localPrebuild()),
-  ]);
-  let free = 2;
-  const waiting: Array<() => void> = [];
-  const place = async () => {
-    if (free > 0) free--;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const leave = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else free++;
-  };
-  const out = new Map<string, Promise<Outcome>>();
-  jobs.forEach(([key, walk], i) => {
-    const run = async (): Promise<Outcome> => {
-      if (i > 0) await seed;
-      await place();
-      try {
-        return { dir: await walk() };
-      } catch (error) {
-        return { error };
-      } finally {
-        // A first project that fails before it installs still lets the others go on (and fail on their own).
-        if (i === 0) seeded();
-        leave();
-      }
-    };
-    out.set(key, run());
-  });
-  return out;
-}
-
-/** Awaits one project's walk: its folder, or its error thrown in the test that names it. */
-async function walked(key: string): Promise<string> {
-  walks ??= startWalks();
-  const outcome = await walks.get(key);
-  if (!outcome) throw new Error(`no walk for ${key}`);
-  if ('error' in outcome) throw outcome.error;
-  return outcome.dir;
-}
-
 describe('agentproto new > a vendored project, installed outside the repository', () => {
   it.each(projects)(
     '%s > npm install, typecheck, test and start work untouched',
-    async (protocol) => {
-      await walked(protocol);
+    async (protocol, { probe, statuses, protocolPackage }) => {
+      await newProject(protocol, probe, protocolPackage, [], statuses);
     },
     600_000,
   );
 
   it('--store sqlite > better-sqlite3 installed in the project, the server on SQLite, agent.db written', async () => {
-    const dir = await walked(SQLITE);
+    const found = projects.find(([p]) => p.startsWith('a2a@'));
+    if (!found) throw new Error('no a2a project template');
+    const [protocol, { probe, statuses, protocolPackage }] = found;
+    const dir = await newProject(
+      protocol,
+      probe,
+      protocolPackage,
+      ['--store', 'sqlite'],
+      statuses,
+      localPrebuild(),
+    );
     expect(existsSync(path.join(dir, 'agent.db'))).toBe(true);
   }, 600_000);
 });
@@ -158,10 +95,6 @@ function localPrebuild(): NodeJS.ProcessEnv {
   return { npm_config_better_sqlite3_local_prebuilds: folder };
 }
 
-const run = promisify(execFile);
-/** The `agentproto new` commands so far, chained: each starts when the one before has finished. */
-let newCommands: Promise<void> = Promise.resolve();
-
 /** Writes, installs, type-checks, tests, starts and stops one project; returns its folder. */
 async function newProject(
   protocol: string,
@@ -173,19 +106,11 @@ async function newProject(
 ) {
   const dir = path.join(work, [protocol, ...extra].join('-').replace(/[@.]/g, '-'));
   const out: string[] = [];
-  // One `new` at a time: the CLI packs the packages once per process and copies that pack afterwards.
-  const made = newCommands.then(() =>
-    runCli(['new', dir, '--protocol', protocol, ...extra], {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-      stdin: async function* () {},
-    }),
-  );
-  newCommands = made.then(
-    () => {},
-    () => {},
-  );
-  const code = await made;
+  const code = await runCli(['new', dir, '--protocol', protocol, ...extra], {
+    out: (l) => out.push(l),
+    err: (l) => out.push(l),
+    stdin: async function* () {},
+  });
   expect(code, out.join('\n')).toBe(0);
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
   expect(manifest.dependencies[`@agentproto/${protocolPackage}`]).toMatch(/^file:vendor\/.+\.tgz$/);
@@ -209,18 +134,15 @@ async function newProject(
   expect('better-sqlite3' in manifest.dependencies).toBe(extra.includes('sqlite'));
   // `cp -a` keeps the links in node_modules/.bin and the times that let npm trust node_modules/.package-lock.json.
   if (freshlyInstalled)
-    await run('cp', ['-a', path.join(freshlyInstalled, 'node_modules'), path.join(dir, 'node_modules')]);
-  await npmAsync(dir, ['install', '--prefer-offline', '--no-audit', '--no-fund'], env);
-  if (!freshlyInstalled) {
-    freshlyInstalled = dir;
-    seeded();
-  }
+    execFileSync('cp', ['-a', path.join(freshlyInstalled, 'node_modules'), path.join(dir, 'node_modules')]);
+  npm(dir, ['install', '--prefer-offline', '--no-audit', '--no-fund'], env);
+  freshlyInstalled ??= dir;
   // Real installs from the vendored tarballs; `npx agentproto` inside the project runs the CLI it was made with.
   expect(readdirSync(path.join(dir, 'node_modules/@agentproto')).sort()).toEqual([...everyPackage].sort());
   const cliVersion = JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package.json'), 'utf8')).version;
-  expect((await npmAsync(dir, ['exec', '--', 'agentproto', '--version'])).trim()).toBe(cliVersion);
-  await npmAsync(dir, ['run', 'typecheck']);
-  const test = await npmAsync(dir, ['test']);
+  expect(npm(dir, ['exec', '--', 'agentproto', '--version']).trim()).toBe(cliVersion);
+  npm(dir, ['run', 'typecheck']);
+  const test = npm(dir, ['test']);
   expect(test).toMatch(/# pass 1/);
   expect(test).toMatch(/# fail 0/);
   const { status, closed } = await startProbeAndKill(dir, probe, {});

@@ -1,6 +1,6 @@
 // Helpers for tests that walk the user's path: our packages as tarballs, installed with npm into folders outside the
 // repository (no workspace links), then run there.
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,32 +30,6 @@ export function npm(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): s
     const e = execFailure(error);
     throw new Error(`npm ${args.join(' ')} in ${dir} failed: ${e.message}\n${e.stdout}\n${e.stderr}`);
   }
-}
-
-/**
- * Runs npm in `dir` without blocking (so projects in separate folders can be worked on side by side); resolves with
- * its standard output, or rejects with both streams, as `npm` does.
- */
-export function npmAsync(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  return new Promise((resolve, reject) =>
-    execFile(
-      'npm',
-      args,
-      {
-        cwd: dir,
-        encoding: 'utf8',
-        timeout: 300_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, NODE_ENV: 'development', ...env },
-      },
-      (error, stdout, stderr) =>
-        error
-          ? reject(
-              new Error(`npm ${args.join(' ')} in ${dir} failed: ${error.message}\n${stdout}\n${stderr}`),
-            )
-          : resolve(stdout),
-    ),
-  );
 }
 
 /**
