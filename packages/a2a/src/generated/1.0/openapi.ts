@@ -436,7 +436,7 @@ export interface components {
          * @description One way to reach the agent: a URL, the binding spoken there, and the A2A version.
          */
         AgentInterface: {
-            /** @description Where the interface is served; an absolute HTTPS URL in production. */
+            /** @description Where the interface is served: for HTTP bindings an absolute URL (HTTPS in production); for gRPC an address, `host:port`. */
             url: string;
             /** @description The binding: `JSONRPC`, `GRPC` or `HTTP+JSON`, or a URI naming a custom binding. */
             protocolBinding: string;

@@ -302,7 +302,7 @@ iconUrl?: string
  */
 export interface AgentInterface {
 /**
- * Where the interface is served; an absolute HTTPS URL in production.
+ * Where the interface is served: for HTTP bindings an absolute URL (HTTPS in production); for gRPC an address, `host:port`.
  */
 url: string
 /**

@@ -227,7 +227,7 @@ export const SURFACE: Surface = {
    ],
    "properties": {
     "url": {
-     "description": "Where the interface is served; an absolute HTTPS URL in production.",
+     "description": "Where the interface is served: for HTTP bindings an absolute URL (HTTPS in production); for gRPC an address, `host:port`.",
      "type": "string",
      "minLength": 1
     },
