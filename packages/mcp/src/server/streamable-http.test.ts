@@ -291,6 +291,13 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
       v.SubscriptionsListenResultResponse(events[1]),
       JSON.stringify(v.SubscriptionsListenResultResponse.errors),
     ).toBe(true);
+    // The completion result: the standard result fields and the subscription's metadata, nothing of its own
+    // (DECISIONS 45).
+    expect(events[1]).toMatchObject({
+      id: 7,
+      result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } },
+    });
+    expect(Object.keys(record(events[1].result)).sort()).toEqual(['_meta', 'resultType']);
   });
 });
 
