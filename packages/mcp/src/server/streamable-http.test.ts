@@ -297,7 +297,7 @@ describe('streamable http > 2026-07-28 (stateless)', () => {
       id: 7,
       result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } },
     });
-    expect(Object.keys(record(events[1].result)).sort()).toEqual(['_meta', 'resultType']);
+    expect(Object.keys(record(events[1]?.result)).sort()).toEqual(['_meta', 'resultType']);
   });
 });
 
