@@ -46,6 +46,16 @@ function canonical(value: unknown, side: 'from' | 'to' = 'from'): string {
 }
 
 /**
+ * 0.3 types a rule writes down in another form of the same meaning: they come back as the same 1.0 value, not as the
+ * same 0.3 text. By type, with the reason.
+ */
+const ONE_WAY: Readonly<Record<string, string>> = {
+  // DECISIONS 119: a2a-python's whole create request is read; the bare config is what goes down.
+  ProtoCreateTaskPushNotificationConfigRequest: 'written down as the bare config',
+  ProtoCreateTaskPushNotificationConfigBody: 'either form read, the bare config written down',
+};
+
+/**
  * One message's round trip. A 0.3 message (`from`) goes up by its own type's rule and down again; a 1.0 message goes
  * down and up by the rule of the same name (Part, Message…), or, when there is none, by every rule that makes its type
  * and must come back through at least one (the server picks the rule by the method it serves).
@@ -55,10 +65,15 @@ function roundTrip(
   subject: string,
   message: unknown,
   translator: Translator = TRANSLATOR,
-): { how: string; back: unknown } | undefined {
+): { how: string; back: unknown; want?: unknown } | undefined {
   if (side === 'from') {
     if (!types[subject]) return undefined;
     const c = translator.codec(subject);
+    if (ONE_WAY[subject]) {
+      // Compared as 1.0 values (`to`): the meaning is what must come back.
+      const up = c.up(message);
+      return { how: `${subject} up, down, up (${ONE_WAY[subject]})`, back: c.up(c.down(up)), want: up };
+    }
     return { how: `${subject} up, down`, back: c.down(c.up(message)) };
   }
   const names = targets.get(subject) ?? [];
@@ -87,7 +102,8 @@ describe('translation a2a@0.3 → 1.0 > round trips', () => {
     const failures: string[] = [];
     for (const w of covered) {
       const trip = roundTrip(sideOf(w), w.subject, w.message);
-      if (trip && canonical(trip.back, sideOf(w)) !== canonical(w.message, sideOf(w)))
+      const side = trip?.want === undefined ? sideOf(w) : 'to';
+      if (trip && canonical(trip.back, side) !== canonical(trip.want ?? w.message, side))
         failures.push(`${w.change} ${trip.how}: ${JSON.stringify(w.message)} → ${JSON.stringify(trip.back)}`);
     }
     expect(failures).toEqual([]);
@@ -106,8 +122,8 @@ describe('translation a2a@0.3 → 1.0 > round trips', () => {
         const trip = roundTrip(version === from ? 'from' : 'to', subject, message, translator);
         if (!trip) continue;
         tried++;
-        const side = version === from ? 'from' : 'to';
-        if (canonical(trip.back, side) !== canonical(message, side))
+        const side = version === from && trip.want === undefined ? 'from' : 'to';
+        if (canonical(trip.back, side) !== canonical(trip.want ?? message, side))
           failures.push(`${version.version} ${f.path} ${trip.how}: → ${JSON.stringify(trip.back)}`);
       }
     return { failures, tried };

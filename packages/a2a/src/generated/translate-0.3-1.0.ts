@@ -540,6 +540,58 @@ export const TABLE: TranslationTable = {
         }
       }
     },
+    "ProtoCreateTaskPushNotificationConfigBody": {
+      "to": "TaskPushNotificationConfig",
+      "cases": {
+        "config": {
+          "type": "ProtoTaskPushNotificationConfig",
+          "has": [
+            "name",
+            "pushNotificationConfig"
+          ],
+          "when": [
+            "url"
+          ]
+        },
+        "request": {
+          "type": "ProtoCreateTaskPushNotificationConfigRequest",
+          "has": [
+            "config",
+            "parent"
+          ],
+          "when": [
+            "url"
+          ]
+        }
+      }
+    },
+    "ProtoCreateTaskPushNotificationConfigRequest": {
+      "to": "TaskPushNotificationConfig",
+      "fields": {
+        "parent": {
+          "template": "tasks/{taskId}"
+        },
+        "config/name": {
+          "template": "tasks/{taskId}/pushNotificationConfigs/{id}"
+        },
+        "config/pushNotificationConfig/url": {
+          "move": "url"
+        },
+        "config/pushNotificationConfig/token": {
+          "move": "token"
+        },
+        "config/pushNotificationConfig/authentication": {
+          "type": "ProtoAuthenticationInfo",
+          "move": "authentication"
+        },
+        "config/pushNotificationConfig/id": {
+          "move": "id"
+        },
+        "configId": {
+          "move": "id"
+        }
+      }
+    },
     "ProtoListTaskPushNotificationConfigResponse": {
       "to": "ListTaskPushNotificationConfigsResponse",
       "fields": {
@@ -644,7 +696,7 @@ export const TABLE: TranslationTable = {
     },
     "createTaskPushNotificationConfig": {
       "to": "createTaskPushNotificationConfig",
-      "body": "ProtoTaskPushNotificationConfig",
+      "body": "ProtoCreateTaskPushNotificationConfigBody",
       "params": {
         "id": "taskId"
       },
@@ -764,8 +816,18 @@ const K14: readonly string[] = JSON.parse("[\"pushNotificationConfig\",\"url\"]"
 const K15: readonly string[] = JSON.parse("[\"pushNotificationConfig\",\"token\"]");
 const K16: readonly string[] = JSON.parse("[\"pushNotificationConfig\",\"authentication\"]");
 const Template17 = compilePathTemplate("tasks/{taskId}/pushNotificationConfigs/{id}");
-const K18: Claimed = JSON.parse("{\"id\":true,\"url\":true,\"token\":true,\"authentication\":true}");
-const K19: readonly string[] = JSON.parse("[\"pushNotificationConfig\",\"id\"]");
+const Template18 = compilePathTemplate("tasks/{taskId}");
+const Template19 = compilePathTemplate("tasks/{taskId}/pushNotificationConfigs/{id}");
+const K20: Claimed = JSON.parse("{\"name\":true,\"pushNotificationConfig\":{\"url\":true,\"token\":true,\"authentication\":true,\"id\":true}}");
+const K21: readonly string[] = JSON.parse("[\"config\",\"pushNotificationConfig\",\"url\"]");
+const K22: readonly string[] = JSON.parse("[\"config\",\"pushNotificationConfig\",\"token\"]");
+const K23: readonly string[] = JSON.parse("[\"config\",\"pushNotificationConfig\",\"authentication\"]");
+const K24: readonly string[] = JSON.parse("[\"config\",\"pushNotificationConfig\",\"id\"]");
+const K25: readonly string[] = JSON.parse("[\"config\",\"name\"]");
+const Template26 = compilePathTemplate("tasks/{taskId}");
+const Template27 = compilePathTemplate("tasks/{taskId}/pushNotificationConfigs/{id}");
+const K28: Claimed = JSON.parse("{\"id\":true,\"url\":true,\"token\":true,\"authentication\":true}");
+const K29: readonly string[] = JSON.parse("[\"pushNotificationConfig\",\"id\"]");
 
 function upTextPart(v: unknown): unknown {
   if (!isObject(v)) return v;
@@ -2306,42 +2368,6 @@ function downProtoAuthenticationInfo_any(v: unknown): unknown {
   return out;
 }
 
-function upProtoEmpty(v: unknown): unknown {
-  if (!isObject(v)) return v;
-  let seen = 0;
-  for (const k in v) {
-    if (!hop.call(v, k)) return upProtoEmpty_any(v);
-    switch (k) {
-      default: return upProtoEmpty_any(v);
-    }
-  }
-  const out: Obj = {};
-  return out;
-}
-
-function upProtoEmpty_any(v: unknown): unknown {
-  if (!isObject(v)) return v;
-  return { ...v };
-}
-
-function downProtoEmpty(v: unknown): unknown {
-  if (!isObject(v)) return v;
-  let seen = 0;
-  for (const k in v) {
-    if (!hop.call(v, k)) return downProtoEmpty_any(v);
-    switch (k) {
-      default: return downProtoEmpty_any(v);
-    }
-  }
-  const out: Obj = {};
-  return out;
-}
-
-function downProtoEmpty_any(v: unknown): unknown {
-  if (!isObject(v)) return v;
-  return { ...v };
-}
-
 function upProtoTaskPushNotificationConfig(v: unknown): unknown {
   if (!isObject(v)) return v;
   const out: Obj = {};
@@ -2423,6 +2449,173 @@ function downProtoTaskPushNotificationConfig(v: unknown): unknown {
     if (name !== undefined) out["name"] = name;
   }
   return out;
+}
+
+function upProtoCreateTaskPushNotificationConfigRequest(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  const out: Obj = {};
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    switch (k) {
+      case "parent": case "configId":
+        continue;
+      case "config": {
+        const x = v[k];
+        if (!isObject(x)) break;
+        if (Object.keys(x).length === 0) out["config"] = {};
+        else copyRest(x, K20, out, ["config"]);
+        continue;
+      }
+    }
+    if (k === '__proto__') define(out, k, v[k]);
+    else out[k] = v[k];
+  }
+  {
+    const value = getPath(v, K21);
+    if (value !== undefined) {
+      out["url"] = value;
+    }
+  }
+  {
+    const value = getPath(v, K22);
+    if (value !== undefined) {
+      out["token"] = value;
+    }
+  }
+  {
+    const value = getPath(v, K23);
+    if (value !== undefined) {
+      out["authentication"] = upProtoAuthenticationInfo(value);
+    }
+  }
+  {
+    const value = getPath(v, K24);
+    if (value !== undefined) {
+      out["id"] = value;
+    }
+  }
+  {
+    const value = (Object.hasOwn(v, "configId") ? v["configId"] : undefined);
+    if (value !== undefined) {
+      out["id"] = value;
+    }
+  }
+  {
+    const value = (Object.hasOwn(v, "parent") ? v["parent"] : undefined);
+    const found = typeof value === 'string' ? Template18.match(value) : undefined;
+    if (found) for (const [k, x] of Object.entries(found)) put(out, k, x);
+    else if (value !== undefined) out["parent"] = value;
+  }
+  {
+    const value = getPath(v, K25);
+    const found = typeof value === 'string' ? Template19.match(value) : undefined;
+    if (found) for (const [k, x] of Object.entries(found)) put(out, k, x);
+    else if (value !== undefined) setPath(out, K25, value);
+  }
+  return out;
+}
+
+function downProtoCreateTaskPushNotificationConfigRequest(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  const out: Obj = {};
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    switch (k) {
+      case "url": case "token": case "authentication": case "id": case "taskId":
+        continue;
+    }
+    if (k === '__proto__') define(out, k, v[k]);
+    else out[k] = v[k];
+  }
+  {
+    const value = (Object.hasOwn(v, "url") ? v["url"] : undefined);
+    if (value !== undefined) {
+      setPath(out, K21, value);
+    }
+  }
+  {
+    const value = (Object.hasOwn(v, "token") ? v["token"] : undefined);
+    if (value !== undefined) {
+      setPath(out, K22, value);
+    }
+  }
+  {
+    const value = (Object.hasOwn(v, "authentication") ? v["authentication"] : undefined);
+    if (value !== undefined) {
+      setPath(out, K23, downProtoAuthenticationInfo(value));
+    }
+  }
+  {
+    const value = (Object.hasOwn(v, "id") ? v["id"] : undefined);
+    if (value !== undefined) {
+      setPath(out, K24, value);
+    }
+  }
+  {
+    const value = (Object.hasOwn(v, "id") ? v["id"] : undefined);
+    if (value !== undefined) {
+      out["configId"] = value;
+    }
+  }
+  {
+    const name = Template26.fill(v);
+    if (name !== undefined) out["parent"] = name;
+  }
+  {
+    const name = Template27.fill(v);
+    if (name !== undefined) setPath(out, K25, name);
+  }
+  return out;
+}
+
+function upProtoCreateTaskPushNotificationConfigBody(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  if (("name" in v && hop.call(v, "name")) || ("pushNotificationConfig" in v && hop.call(v, "pushNotificationConfig"))) return upProtoTaskPushNotificationConfig(v);
+  if (("config" in v && hop.call(v, "config")) || ("parent" in v && hop.call(v, "parent"))) return upProtoCreateTaskPushNotificationConfigRequest(v);
+  return v;
+}
+
+function downProtoCreateTaskPushNotificationConfigBody(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  if ("url" in v && hop.call(v, "url")) return downProtoTaskPushNotificationConfig(v);
+  if ("url" in v && hop.call(v, "url")) return downProtoCreateTaskPushNotificationConfigRequest(v);
+  return v;
+}
+
+function upProtoEmpty(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  let seen = 0;
+  for (const k in v) {
+    if (!hop.call(v, k)) return upProtoEmpty_any(v);
+    switch (k) {
+      default: return upProtoEmpty_any(v);
+    }
+  }
+  const out: Obj = {};
+  return out;
+}
+
+function upProtoEmpty_any(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  return { ...v };
+}
+
+function downProtoEmpty(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  let seen = 0;
+  for (const k in v) {
+    if (!hop.call(v, k)) return downProtoEmpty_any(v);
+    switch (k) {
+      default: return downProtoEmpty_any(v);
+    }
+  }
+  const out: Obj = {};
+  return out;
+}
+
+function downProtoEmpty_any(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  return { ...v };
 }
 
 function upProtoListTaskPushNotificationConfigResponse(v: unknown): unknown {
@@ -4198,7 +4391,7 @@ function upTaskPushNotificationConfig(v: unknown): unknown {
         const x = v[k];
         if (!isObject(x)) break;
         if (Object.keys(x).length === 0) out["pushNotificationConfig"] = {};
-        else copyRest(x, K18, out, ["pushNotificationConfig"]);
+        else copyRest(x, K28, out, ["pushNotificationConfig"]);
         continue;
       }
     }
@@ -4206,7 +4399,7 @@ function upTaskPushNotificationConfig(v: unknown): unknown {
     else out[k] = v[k];
   }
   {
-    const value = getPath(v, K19);
+    const value = getPath(v, K29);
     if (value !== undefined) {
       out["id"] = value;
     }
@@ -4247,7 +4440,7 @@ function downTaskPushNotificationConfig(v: unknown): unknown {
   {
     const value = (Object.hasOwn(v, "id") ? v["id"] : undefined);
     if (value !== undefined) {
-      setPath(out, K19, value);
+      setPath(out, K29, value);
     }
   }
   {
@@ -4352,6 +4545,8 @@ const CODECS: Readonly<Record<string, Codec>> = {
   "Part": { up: upPart, down: downPart },
   "ProtoArtifact": { up: upProtoArtifact, down: downProtoArtifact },
   "ProtoAuthenticationInfo": { up: upProtoAuthenticationInfo, down: downProtoAuthenticationInfo },
+  "ProtoCreateTaskPushNotificationConfigBody": { up: upProtoCreateTaskPushNotificationConfigBody, down: downProtoCreateTaskPushNotificationConfigBody },
+  "ProtoCreateTaskPushNotificationConfigRequest": { up: upProtoCreateTaskPushNotificationConfigRequest, down: downProtoCreateTaskPushNotificationConfigRequest },
   "ProtoEmpty": { up: upProtoEmpty, down: downProtoEmpty },
   "ProtoListTaskPushNotificationConfigResponse": { up: upProtoListTaskPushNotificationConfigResponse, down: downProtoListTaskPushNotificationConfigResponse },
   "ProtoMessage": { up: upProtoMessage, down: downProtoMessage },
@@ -4412,6 +4607,8 @@ export const up = {
   "Part": typed<From["Part"], To["Part"]>(upPart),
   "ProtoArtifact": typed<From["ProtoArtifact"], To["Artifact"]>(upProtoArtifact),
   "ProtoAuthenticationInfo": typed<From["ProtoAuthenticationInfo"], To["AuthenticationInfo"]>(upProtoAuthenticationInfo),
+  "ProtoCreateTaskPushNotificationConfigBody": typed<From["ProtoCreateTaskPushNotificationConfigBody"], To["TaskPushNotificationConfig"]>(upProtoCreateTaskPushNotificationConfigBody),
+  "ProtoCreateTaskPushNotificationConfigRequest": typed<From["ProtoCreateTaskPushNotificationConfigRequest"], To["TaskPushNotificationConfig"]>(upProtoCreateTaskPushNotificationConfigRequest),
   "ProtoEmpty": typed<From["ProtoEmpty"], To["Empty"]>(upProtoEmpty),
   "ProtoListTaskPushNotificationConfigResponse": typed<From["ProtoListTaskPushNotificationConfigResponse"], To["ListTaskPushNotificationConfigsResponse"]>(upProtoListTaskPushNotificationConfigResponse),
   "ProtoMessage": typed<From["ProtoMessage"], To["Message"]>(upProtoMessage),
@@ -4458,6 +4655,8 @@ export const down = {
   "Part": typed<To["Part"], From["Part"]>(downPart),
   "ProtoArtifact": typed<To["Artifact"], From["ProtoArtifact"]>(downProtoArtifact),
   "ProtoAuthenticationInfo": typed<To["AuthenticationInfo"], From["ProtoAuthenticationInfo"]>(downProtoAuthenticationInfo),
+  "ProtoCreateTaskPushNotificationConfigBody": typed<To["TaskPushNotificationConfig"], From["ProtoCreateTaskPushNotificationConfigBody"]>(downProtoCreateTaskPushNotificationConfigBody),
+  "ProtoCreateTaskPushNotificationConfigRequest": typed<To["TaskPushNotificationConfig"], From["ProtoCreateTaskPushNotificationConfigRequest"]>(downProtoCreateTaskPushNotificationConfigRequest),
   "ProtoEmpty": typed<To["Empty"], From["ProtoEmpty"]>(downProtoEmpty),
   "ProtoListTaskPushNotificationConfigResponse": typed<To["ListTaskPushNotificationConfigsResponse"], From["ProtoListTaskPushNotificationConfigResponse"]>(downProtoListTaskPushNotificationConfigResponse),
   "ProtoMessage": typed<To["Message"], From["ProtoMessage"]>(downProtoMessage),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { connectA2a } from '../client/connect.js';
 import * as v03 from '../generated/0.3/validators.js';
 import * as v10 from '../generated/1.0/validators.js';
@@ -30,6 +30,15 @@ const sse = async (res: Response): Promise<Json[]> =>
 const send = (text: string) => ({
   message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] },
 });
+/**
+ * A webhook's config in 0.3's ProtoJSON, for an agent that lets push go to 127.0.0.1: it is never called (the tasks it
+ * is made for wait for input, and have no update after it).
+ */
+const HOOK = {
+  url: 'http://127.0.0.1:9/a2a',
+  token: 'tok',
+  authentication: { schemes: ['Bearer'], credentials: 'secret' },
+};
 const protoSend = (text: string) => ({
   message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', content: [{ text }] },
 });
@@ -164,6 +173,96 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
     const answer = await res.json();
     expect(v03.RestError(answer), JSON.stringify(answer)).toBe(true);
     expect(answer.code).toBe(code);
+  });
+
+  // DECISIONS 71: the create body in either form, the bare config (@a2a-js/sdk) or the whole proto request
+  // (a2a-python, in ProtoJSON's camelCase; the official TCK's REST client, in proto field names).
+  it.each([
+    [
+      'the bare config',
+      (t: string) => ({ name: `tasks/${t}/pushNotificationConfigs/c1`, pushNotificationConfig: HOOK }),
+    ],
+    [
+      'the whole request',
+      (t: string) => ({
+        parent: `tasks/${t}`,
+        configId: 'c1',
+        config: {
+          name: `tasks/${t}/pushNotificationConfigs/c1`,
+          pushNotificationConfig: { id: 'c1', ...HOOK },
+        },
+      }),
+    ],
+    [
+      'the whole request under proto field names',
+      (t: string) => ({
+        parent: `tasks/${t}`,
+        config_id: 'c1',
+        config: {
+          name: `tasks/${t}/pushNotificationConfigs/c1`,
+          push_notification_config: { id: 'c1', ...HOOK },
+        },
+      }),
+    ],
+  ])('http+json push > a config created from %s', async (_name, body) => {
+    const { app, push } = createReferenceAgent({ chunkDelayMs: 0, push: { allowHosts: ['127.0.0.1'] } });
+    onTestFinished(() => push?.close());
+    const sent = await app.request('/v1/message:send', {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: JSON.stringify(protoSend('hi')),
+    });
+    const { task } = await sent.json();
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const res = await app.request(`/v1/tasks/${task.id}/pushNotificationConfigs`, {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: JSON.stringify(body(task.id)),
+    });
+    const answer = await res.json();
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(v03.ProtoTaskPushNotificationConfig(answer)).toBe(true);
+    expect(answer.name).toBe(`tasks/${task.id}/pushNotificationConfigs/c1`);
+    // As a 1.0 client reads it: the config's own fields, nothing of the form it came in.
+    const read = await app.request('/jsonrpc', {
+      method: 'POST',
+      headers: { ...JSON_BODY, 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'GetTaskPushNotificationConfig',
+        params: { taskId: task.id, id: 'c1' },
+      }),
+    });
+    expect((await read.json()).result).toEqual({
+      taskId: task.id,
+      id: 'c1',
+      url: HOOK.url,
+      token: HOOK.token,
+      authentication: { scheme: 'Bearer', credentials: 'secret' },
+    });
+  });
+
+  it('http+json errors > a body that breaks its schema names each fault: first in the message, all in data', async () => {
+    const res = await app.request('/v1/message:send', {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: JSON.stringify({ message: { role: 'ROLE_USER' } }),
+    });
+    expect(res.status).toBe(400);
+    const answer = await res.json();
+    expect(v03.RestError(answer), JSON.stringify(answer)).toBe(true);
+    expect(answer).toEqual({
+      code: -32602,
+      message:
+        'the body breaks its schema: body /message/messageId is required but missing (and 1 more in data.errors)',
+      data: {
+        errors: [
+          { location: 'body', pointer: '/message/messageId', message: 'is required but missing' },
+          { location: 'body', pointer: '/message/content', message: 'is required but missing' },
+        ],
+      },
+    });
   });
 
   it.each([

@@ -97,13 +97,31 @@ function restError(error: unknown): unknown {
   return new RestAnswer(REST_STATUS[mapped.code] ?? 400, { code: mapped.code, message: mapped.message });
 }
 
-/** The runtime's own refusals (validation, unknown route, body too large) in the 0.3 HTTP+JSON error form. */
-function restProblem(problem: Problem): { status: number; body: { code: number; message: string } } {
+/**
+ * The runtime's own refusals (validation, unknown route, body too large) in the 0.3 HTTP+JSON error form. A request
+ * that breaks its schema names its first fault in the message and lists them all in `data.errors` (where, pointer,
+ * what is wrong), as the JSON-RPC dialect's invalid params does in its `data`.
+ */
+function restProblem(problem: Problem): {
+  status: number;
+  body: { code: number; message: string; data?: { errors: NonNullable<Problem['errors']> } };
+} {
   const code =
     problem.status === 404 || problem.status === 405 ? -32601 : problem.status >= 500 ? -32603 : -32602;
   // A body that breaks its schema is 400 with -32602, as @a2a-js/sdk's 0.3 server answers it (the runtime says 422).
   const status = problem.status === 422 ? 400 : problem.status;
-  return { status, body: { code, message: problem.detail ?? problem.title } };
+  const said = problem.detail ?? problem.title;
+  const first = problem.errors?.[0];
+  if (!problem.errors || !first) return { status, body: { code, message: said } };
+  const more = problem.errors.length > 1 ? ` (and ${problem.errors.length - 1} more in data.errors)` : '';
+  return {
+    status,
+    body: {
+      code,
+      message: `${said}: ${first.location} ${first.pointer || '/'} ${first.message}${more}`,
+      data: { errors: problem.errors },
+    },
+  };
 }
 
 /** The apps of every version served through a translation. */
