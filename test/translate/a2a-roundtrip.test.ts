@@ -38,6 +38,11 @@ function canonical(value: unknown, side: 'from' | 'to' = 'from'): string {
       // A 1.0 value may carry 0.3's `kind` tag as an unknown field (1.0 keeps objects open); 1.0 has no such field,
       // so its rules write and drop it as the tag of the 0.3 side.
       if (k === 'kind' && side === 'to') continue;
+      // 0.3's ProtoJSON `authentication: {}` (an AuthenticationInfo holding nothing) means none: its rule leaves it
+      // out going up (`emptyIsAbsent`), so it does not come back.
+      const value = v[k];
+      if (k === 'authentication' && side === 'from' && isRecord(value) && Object.keys(value).length === 0)
+        continue;
       out[k] = walk(v[k]);
     }
     return out;

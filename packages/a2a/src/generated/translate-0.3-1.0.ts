@@ -536,7 +536,8 @@ export const TABLE: TranslationTable = {
         },
         "pushNotificationConfig/authentication": {
           "type": "ProtoAuthenticationInfo",
-          "move": "authentication"
+          "move": "authentication",
+          "emptyIsAbsent": true
         }
       }
     },
@@ -582,7 +583,8 @@ export const TABLE: TranslationTable = {
         },
         "config/pushNotificationConfig/authentication": {
           "type": "ProtoAuthenticationInfo",
-          "move": "authentication"
+          "move": "authentication",
+          "emptyIsAbsent": true
         },
         "config/pushNotificationConfig/id": {
           "move": "id"
@@ -2401,7 +2403,7 @@ function upProtoTaskPushNotificationConfig(v: unknown): unknown {
   }
   {
     const value = getPath(v, K16);
-    if (value !== undefined) {
+    if (value !== undefined && !(isObject(value) && Object.keys(value).length === 0)) {
       out["authentication"] = upProtoAuthenticationInfo(value);
     }
   }
@@ -2484,7 +2486,7 @@ function upProtoCreateTaskPushNotificationConfigRequest(v: unknown): unknown {
   }
   {
     const value = getPath(v, K23);
-    if (value !== undefined) {
+    if (value !== undefined && !(isObject(value) && Object.keys(value).length === 0)) {
       out["authentication"] = upProtoAuthenticationInfo(value);
     }
   }

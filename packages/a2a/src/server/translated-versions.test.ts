@@ -204,7 +204,20 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
         },
       }),
     ],
-  ])('http+json push > a config created from %s', async (_name, body) => {
+    [
+      "the whole request as the official TCK's REST client writes it (an empty token and authentication)",
+      (t: string) => ({
+        parent: `tasks/${t}`,
+        config_id: 'c1',
+        config: {
+          name: `tasks/${t}/pushNotificationConfigs/c1`,
+          push_notification_config: { id: 'c1', url: HOOK.url, token: '', authentication: {} },
+        },
+      }),
+      // Nothing of the empty token and authentication is kept.
+      { taskId: '', id: 'c1', url: HOOK.url },
+    ],
+  ])('http+json push > a config created from %s', async (_name, body, read10 = undefined) => {
     const { app, push } = createReferenceAgent({ chunkDelayMs: 0, push: { allowHosts: ['127.0.0.1'] } });
     onTestFinished(() => push?.close());
     const sent = await app.request('/v1/message:send', {
@@ -234,13 +247,17 @@ describe('A2A 0.3 beside 1.0, from one handler set', () => {
         params: { taskId: task.id, id: 'c1' },
       }),
     });
-    expect((await read.json()).result).toEqual({
-      taskId: task.id,
-      id: 'c1',
-      url: HOOK.url,
-      token: HOOK.token,
-      authentication: { scheme: 'Bearer', credentials: 'secret' },
-    });
+    expect((await read.json()).result).toEqual(
+      read10
+        ? { ...read10, taskId: task.id }
+        : {
+            taskId: task.id,
+            id: 'c1',
+            url: HOOK.url,
+            token: HOOK.token,
+            authentication: { scheme: 'Bearer', credentials: 'secret' },
+          },
+    );
   });
 
   it('http+json errors > a body that breaks its schema names each fault: first in the message, all in data', async () => {

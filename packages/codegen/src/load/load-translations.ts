@@ -43,6 +43,7 @@ const FIELDS = {
       move: PATH,
       negate: { const: true },
       one: { const: true },
+      emptyIsAbsent: { const: true },
       default: {},
       template: { type: 'string', pattern: '\\{[A-Za-z_][A-Za-z0-9_]*\\}' },
       derive: {

@@ -51,6 +51,7 @@ const TABLE: TranslationTable = {
     ProtoSend: { fields: { blocking: { negate: true, move: 'returnImmediately', default: false } } },
     Parts: { list: { items: 'Part', at: 'parts' } },
     Config: { fields: { name: { template: 'tasks/{taskId}/configs/{id}' } } },
+    Hook: { fields: { auth: { type: 'Auth', move: 'authentication', emptyIsAbsent: true } } },
     ProtoPart: {
       cases: {
         text: { has: ['text'], when: ['text'] },
@@ -241,6 +242,19 @@ describe('compileTranslation', () => {
     expect(Object.hasOwn(up, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(up)).toBe(Object.prototype);
     expect(t.codec('Message').down(up)).toEqual(m);
+  });
+
+  it('emptyIsAbsent > an empty object goes up as absent; one with members crosses; down is unchanged', () => {
+    const hook = t.codec('Hook');
+    expect(hook.up({ url: 'u', auth: {} })).toEqual({ url: 'u' });
+    expect(hook.up({ url: 'u', auth: { schemes: ['Bearer'] } })).toEqual({
+      url: 'u',
+      authentication: { scheme: 'Bearer' },
+    });
+    // Not an object, or an empty list: not an empty object, so it crosses for the other side's validators to judge.
+    expect(hook.up({ url: 'u', auth: [] })).toEqual({ url: 'u', authentication: [] });
+    expect(hook.down({ url: 'u' })).toEqual({ url: 'u' });
+    expect(hook.down({ url: 'u', authentication: {} })).toEqual({ url: 'u', auth: {} });
   });
 
   it('unknown type > is a programming error, named', () => {

@@ -53,6 +53,12 @@ export interface FieldRule {
    * of the template is read out of it into the `to` field of that name; going down the name is written from them.
    */
   template?: string;
+  /**
+   * An object with no members means the field is not there: going up it is left out, as if absent (ProtoJSON writes
+   * a message that holds only defaults as `{}`, where the `to` side requires a member of it). Going down an absent
+   * value stays absent.
+   */
+  emptyIsAbsent?: boolean;
 }
 
 /** One member of a union on the `from` side. */
@@ -311,6 +317,7 @@ export function compileTranslation(table: TranslationTable): Translator {
           const got = getAt(v, r.from);
           let value = got === undefined ? r.rule.default : got;
           if (value === undefined) continue;
+          if (r.rule.emptyIsAbsent && isObject(value) && Object.keys(value).length === 0) continue;
           if (r.rule.box && r.flag) {
             if (getAt(v, r.flag) === true && isObject(value) && own(value, r.rule.box.key))
               value = value[r.rule.box.key];

@@ -1398,11 +1398,11 @@ export interface components {
         };
         /**
          * ProtoAuthenticationInfo
-         * @description How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.
+         * @description How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials. `{}` is how ProtoJSON writes one that holds nothing (its empty list left out): it means no authentication. Credentials without a scheme are refused.
          */
         ProtoAuthenticationInfo: {
             /** @description Authentication schemes, such as `Bearer` or `Basic`; at least one. */
-            schemes: string[];
+            schemes?: string[];
             /** @description Credentials for the scheme, when needed. */
             credentials?: string;
         } & {

@@ -2573,7 +2573,7 @@ metadata?: {
 [k: string]: unknown | undefined
 }
 /**
- * How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.
+ * How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials. `{}` is how ProtoJSON writes one that holds nothing (its empty list left out): it means no authentication. Credentials without a scheme are refused.
  * 
  * This interface was referenced by `AllTypes`'s JSON-Schema
  * via the `definition` "ProtoAuthenticationInfo".
@@ -2584,7 +2584,7 @@ export interface ProtoAuthenticationInfo {
  * 
  * @minItems 1
  */
-schemes: string[]
+schemes?: string[]
 /**
  * Credentials for the scheme, when needed.
  */

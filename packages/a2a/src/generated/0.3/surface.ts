@@ -2526,11 +2526,13 @@ export const SURFACE: Surface = {
    "$schema": "https://json-schema.org/draft/2020-12/schema",
    "$id": "https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json",
    "title": "ProtoAuthenticationInfo",
-   "description": "How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials.",
+   "description": "How the agent authenticates when it calls a webhook: the schemes and, optionally, credentials. `{}` is how ProtoJSON writes one that holds nothing (its empty list left out): it means no authentication. Credentials without a scheme are refused.",
    "type": "object",
-   "required": [
-    "schemes"
-   ],
+   "dependentRequired": {
+    "credentials": [
+     "schemes"
+    ]
+   },
    "properties": {
     "schemes": {
      "description": "Authentication schemes, such as `Bearer` or `Basic`; at least one.",
@@ -5191,6 +5193,19 @@ export const SURFACE: Surface = {
       "id": "cfg-1",
       "url": "https://client.example.com/a2a/webhook",
       "token": "secret-token"
+     }
+    }
+   },
+   {
+    "parent": "tasks/task-1",
+    "configId": "default",
+    "config": {
+     "name": "tasks/task-1/pushNotificationConfigs/default",
+     "pushNotificationConfig": {
+      "id": "default",
+      "url": "https://client.example.com/a2a/webhook",
+      "token": "",
+      "authentication": {}
      }
     }
    },

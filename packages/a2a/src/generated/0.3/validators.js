@@ -18657,15 +18657,18 @@ return errors === 0;
 }
 
 export const ProtoAuthenticationInfo = fastFirst(fast594, validate194);
-const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json","type":"object","required":["schemes"],"properties":{"schemes":{"type":"array","items":{"type":"string"},"minItems":1},"credentials":{"type":"string"}}};
+const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json","type":"object","dependentRequired":{"credentials":["schemes"]},"properties":{"schemes":{"type":"array","items":{"type":"string"},"minItems":1},"credentials":{"type":"string"}}};
 
 function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/a2a/0.3/ProtoAuthenticationInfo.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.schemes === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schemes"},message:"must have required property '"+"schemes"+"'"};
+if(data.schemes !== undefined){
+let data0 = data.schemes;
+if(Array.isArray(data0)){
+if(data0.length < 1){
+const err0 = {instancePath:instancePath+"/schemes",schemaPath:"#/properties/schemes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18674,11 +18677,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.schemes !== undefined){
-let data0 = data.schemes;
-if(Array.isArray(data0)){
-if(data0.length < 1){
-const err1 = {instancePath:instancePath+"/schemes",schemaPath:"#/properties/schemes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/schemes/" + i0,schemaPath:"#/properties/schemes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18687,10 +18689,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err2 = {instancePath:instancePath+"/schemes/" + i0,schemaPath:"#/properties/schemes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/schemes",schemaPath:"#/properties/schemes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18700,9 +18702,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/schemes",schemaPath:"#/properties/schemes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.credentials !== undefined){
+if(typeof data.credentials !== "string"){
+const err3 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18713,8 +18715,11 @@ errors++;
 }
 }
 if(data.credentials !== undefined){
-if(typeof data.credentials !== "string"){
-const err4 = {instancePath:instancePath+"/credentials",schemaPath:"#/properties/credentials/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.schemes === undefined){
+const err4 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "credentials",
+    missingProperty: "schemes",
+    depsCount: 1,
+    deps: "schemes"},message:"must have property schemes when property credentials is present"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19096,8 +19101,11 @@ errors++;
 if(data.authentication !== undefined){
 let data3 = data.authentication;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.schemes === undefined){
-const err5 = {instancePath:instancePath+"/authentication",schemaPath:"ProtoAuthenticationInfo.schema.json/required",keyword:"required",params:{missingProperty: "schemes"},message:"must have required property '"+"schemes"+"'"};
+if(data3.schemes !== undefined){
+let data4 = data3.schemes;
+if(Array.isArray(data4)){
+if(data4.length < 1){
+const err5 = {instancePath:instancePath+"/authentication/schemes",schemaPath:"ProtoAuthenticationInfo.schema.json/properties/schemes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19106,11 +19114,10 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data3.schemes !== undefined){
-let data4 = data3.schemes;
-if(Array.isArray(data4)){
-if(data4.length < 1){
-const err6 = {instancePath:instancePath+"/authentication/schemes",schemaPath:"ProtoAuthenticationInfo.schema.json/properties/schemes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data4[i0] !== "string"){
+const err6 = {instancePath:instancePath+"/authentication/schemes/" + i0,schemaPath:"ProtoAuthenticationInfo.schema.json/properties/schemes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19119,10 +19126,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data4[i0] !== "string"){
-const err7 = {instancePath:instancePath+"/authentication/schemes/" + i0,schemaPath:"ProtoAuthenticationInfo.schema.json/properties/schemes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/authentication/schemes",schemaPath:"ProtoAuthenticationInfo.schema.json/properties/schemes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19132,9 +19139,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/authentication/schemes",schemaPath:"ProtoAuthenticationInfo.schema.json/properties/schemes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data3.credentials !== undefined){
+if(typeof data3.credentials !== "string"){
+const err8 = {instancePath:instancePath+"/authentication/credentials",schemaPath:"ProtoAuthenticationInfo.schema.json/properties/credentials/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19145,8 +19152,11 @@ errors++;
 }
 }
 if(data3.credentials !== undefined){
-if(typeof data3.credentials !== "string"){
-const err9 = {instancePath:instancePath+"/authentication/credentials",schemaPath:"ProtoAuthenticationInfo.schema.json/properties/credentials/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.schemes === undefined){
+const err9 = {instancePath:instancePath+"/authentication",schemaPath:"ProtoAuthenticationInfo.schema.json/dependentRequired",keyword:"dependentRequired",params:{property: "credentials",
+    missingProperty: "schemes",
+    depsCount: 1,
+    deps: "schemes"},message:"must have property schemes when property credentials is present"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -26049,14 +26059,15 @@ return true;
 }
 function fast594(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+if(data["credentials"] !== undefined && (data["schemes"] === undefined)) return false;
 {const v595 = data["schemes"];
-if(v595 === undefined) return false;
+if(v595 !== undefined){
 if(!(Array.isArray(v595))) return false;
 if(v595.length < 1) return false;
 for(let v596 = 0; v596 < v595.length; v596++){
 if(!(typeof v595[v596] == "string")) return false;
 }
-}
+}}
 {const v597 = data["credentials"];
 if(v597 !== undefined){
 if(!(typeof v597 == "string")) return false;

@@ -36,6 +36,7 @@ export function emitFastObject(
       r.rule.box === undefined &&
       r.rule.template === undefined &&
       r.rule.default === undefined &&
+      r.rule.emptyIsAbsent === undefined &&
       (r.rule.derive === undefined || direction === 'up' || r.path !== '__proto__'),
   );
   if (!simple) return undefined;

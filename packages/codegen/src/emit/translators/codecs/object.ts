@@ -128,8 +128,13 @@ function emitGeneralObject(
           ? ts`      ${writePath(cx, ts`out`, target, mapped)}\n`
           : ts`      const mapped = ${mapped};\n      if (mapped !== ${dflt}) ${writePath(cx, ts`out`, target, ts`mapped`)}\n`;
     }
+    // An empty object read as absent (`emptyIsAbsent`), going up only.
+    const present =
+      r.rule.emptyIsAbsent && direction === 'up'
+        ? ts`value !== undefined && !(isObject(value) && Object.keys(value).length === 0)`
+        : ts`value !== undefined`;
     body.push(ts`  {
-${read}    if (value !== undefined) {
+${read}    if (${present}) {
 ${write}    }
   }
 `);
