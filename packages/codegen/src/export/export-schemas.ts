@@ -167,7 +167,15 @@ function downlevel(node: unknown, byName: ReadonlyMap<string, Record<string, unk
   for (const [k, val] of Object.entries(node)) {
     if (k === '$defs') out.definitions = downlevel(val, byName);
     else if (k === 'unevaluatedProperties') continue;
-    else out[k] = downlevel(val, byName);
+    // 2019-09 split draft-07's `dependencies` in two: a list of names (dependentRequired) and a schema
+    // (dependentSchemas); draft-07 reads both from `dependencies`.
+    else if (k === 'dependentRequired' || k === 'dependentSchemas') {
+      const down = downlevel(val, byName);
+      out.dependencies = {
+        ...(isRecord(out.dependencies) ? out.dependencies : {}),
+        ...(isRecord(down) ? down : {}),
+      };
+    } else out[k] = downlevel(val, byName);
   }
   // Before 2019-09 a `$ref` ignores the keywords beside it: constraints beside one move into an allOf.
   const annotations = new Set(['$ref', 'description', 'default', 'title', 'examples', '$comment']);
