@@ -21,6 +21,12 @@ const requests = Number(values.requests);
 const seed = Number(values.seed);
 
 const versions = await fuzzVersions(ROOT, values.protocol);
+// A protocol named that has no version here would be fuzzed not at all, and "no failures" would say nothing.
+const unknown = (values.protocol ?? []).filter((id) => !versions.some((v) => v.loaded.protocol === id));
+if (unknown.length > 0) {
+  console.error(`pnpm fuzz: no protocol ${unknown.map((id) => `"${id}"`).join(', ')} under schemas/`);
+  process.exit(2);
+}
 let failed = 0;
 const report = (
   r: { target: string; inputs: number; failures: string[]; statuses?: Record<string, number> },
