@@ -1,5 +1,6 @@
 // A short, seeded run of `pnpm fuzz` (the full run sends a million validator inputs and 100,000 requests per target),
 // and proof that each of its checks can fail.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createAgentProtocolApp } from '@agentproto/agent-protocol';
 import { createReferenceHandlers } from '@agentproto/agent-protocol/reference-agent';
@@ -142,4 +143,29 @@ describe('fuzz > mutations', () => {
     expect(JSON.stringify(got)).toBe(JSON.stringify(want));
     expect(given).not.toEqual(got);
   });
+});
+
+describe('pnpm fuzz > its options', () => {
+  it('a --protocol that does not exist is a usage error (exit 2), not a run of nothing that says "no failures"', () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'scripts/fuzz.ts'),
+        '--validators',
+        '10',
+        '--requests',
+        '10',
+        '--protocol',
+        'fixie',
+        '--protocol',
+        'nosuch',
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toContain('pnpm fuzz: no protocol "nosuch" under schemas/');
+    expect(run.stdout).not.toContain('no failures');
+  }, 120_000);
 });
