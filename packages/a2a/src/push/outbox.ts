@@ -147,7 +147,8 @@ export class PushOutbox {
 
   /**
    * Takes up the deliveries this instance owned when it last stopped. A config whose task is gone, or ended with its
-   * last update given already, owes nothing more: it is removed.
+   * last update given already, owes nothing more: it is removed, unless it was made after the end (`ended`), which
+   * stays until it is deleted.
    */
   async resume(): Promise<void> {
     const { records, store } = this.options;
@@ -161,10 +162,12 @@ export class PushOutbox {
         if (!(error instanceof A2aError && error.reason === 'TASK_NOT_FOUND')) throw error;
       }
       const last = await store.lastId(eventLog(taskId));
-      for (const { config, cursor } of record.configs)
-        if (state === undefined || (TERMINAL_STATES.has(state) && last <= cursor))
-          await records.remove(taskId, config.id);
-        else this.watch(taskId, config.id);
+      for (const { config, cursor, ended } of record.configs)
+        if (state === undefined) await records.remove(taskId, config.id);
+        else if (TERMINAL_STATES.has(state) && last <= cursor) {
+          // Given every update: a config made after the end stays (it owes nothing), any other is done.
+          if (!ended) await records.remove(taskId, config.id);
+        } else this.watch(taskId, config.id);
     }
   }
 

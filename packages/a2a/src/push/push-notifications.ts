@@ -12,7 +12,6 @@ import {
 import { TERMINAL_STATES } from '../agent/agent.js';
 import { eventLog } from '../agent/stored-task.js';
 import type { TaskManager } from '../agent/task-manager.js';
-import { stateName } from '../agent/task-view.js';
 import { A2aError, InvalidParamsError } from '../errors/a2a-error.js';
 import type {
   DeleteTaskPushNotificationConfigRequest,
@@ -111,6 +110,8 @@ export class PushNotifications {
 
   /**
    * CreateTaskPushNotificationConfig (§3.1.7): the config, stored with its id; its task's updates go to it from now.
+   * A task that has ended has no updates left: its config is stored all the same (the section lists no error for it)
+   * and delivers nothing; it stays until it is deleted or its task is gone (DECISIONS 103).
    * `version` is the protocol version of the client that asks: its deliveries are in that version's shape.
    */
   async create(params: TaskPushNotificationConfig, version?: string): Promise<TaskPushNotificationConfig> {
@@ -118,17 +119,14 @@ export class PushNotifications {
     const config = checkConfig(params, this.limits, undefined, this.#webhooks.has(params.url));
     // Updates from now on: the log's last event is the config's starting point. Read before the state, so a task
     // that ends meanwhile has its final update after the cursor (and the delivery sees it end).
-    const cursor = await this.manager.store.lastId(eventLog(taskId));
+    const log = eventLog(taskId);
+    const cursor = await this.manager.store.lastId(log);
     const task = await this.manager.get(taskId, 0, params.tenant);
-    if (TERMINAL_STATES.has(task.status.state))
-      throw new A2aError(
-        'UNSUPPORTED_OPERATION',
-        `task ${taskId} is ${stateName(task.status.state)}: it has no more updates to push`,
-        { taskId },
-      );
+    const ended =
+      TERMINAL_STATES.has(task.status.state) && (await this.manager.store.lastId(log)) <= cursor;
     await this.#webhooks.check(config.url, 'url');
     const id = params.id === undefined || params.id === '' ? randomUUID() : requireString(params.id, 'id');
-    return this.#add(taskId, { ...config, id, taskId }, cursor, version);
+    return this.#add(taskId, { ...config, id, taskId }, cursor, version, ended);
   }
 
   /** GetTaskPushNotificationConfig (§3.1.8); a config that is not there is TaskNotFoundError, as the section says. */
@@ -206,15 +204,22 @@ export class PushNotifications {
     await this.#agents.destroy();
   }
 
-  /** Stores a config (replacing one of the same id) within the per-task limit, and starts delivering it. */
+  /**
+   * Stores a config (replacing one of the same id) within the per-task limit, and starts delivering it, unless it was
+   * made after its task ended and was given every update (`ended`): then nothing is owed to it.
+   */
   async #add(
     taskId: string,
     config: StoredConfig['config'],
     cursor: number,
     version?: string,
+    ended = false,
   ): Promise<TaskPushNotificationConfig> {
     // The handler version's shape is the default: only another version is written down.
-    const made = version === undefined || version === HANDLER_VERSION ? {} : { version };
+    const made = {
+      ...(version === undefined || version === HANDLER_VERSION ? {} : { version }),
+      ...(ended ? { ended: true as const } : {}),
+    };
     const max = this.limits.maxConfigsPerTask;
     let written: StoredConfig | undefined;
     await this.records.change(taskId, (record) => {
@@ -232,7 +237,7 @@ export class PushNotifications {
     // A config replaced while it was being delivered starts again, with its new URL and credentials.
     this.outbox.stop(taskId, config.id);
     // The delivery starts from the entry just written, not from a read of it.
-    this.outbox.watch(taskId, config.id, written);
+    if (!ended) this.outbox.watch(taskId, config.id, written);
     return config;
   }
 }

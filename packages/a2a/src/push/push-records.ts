@@ -21,6 +21,11 @@ export interface StoredConfig {
    * translation): its deliveries are in that version's shape (push-payload.ts).
    */
   version?: string;
+  /**
+   * Made after its task ended, with every update given already: nothing is delivered to it, and it stays until it is
+   * deleted or its task is gone (a config made before the end goes once the final update is delivered).
+   */
+  ended?: true;
 }
 
 /** A task's configs. */

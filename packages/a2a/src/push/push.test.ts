@@ -463,6 +463,31 @@ describe('push > the outbox outlives the process', () => {
     ).toBe(true);
   });
 
+  it('a config made on a task that has ended is stored, owes nothing, and stays until deleted, past a restart', async () => {
+    const file = path.join(dir, 'ended.db');
+    const hook = await receiver();
+    const first = await openSqliteStore(file, { pollMs: 10 });
+    const one = agent({ store: first, instance: 'one' });
+    const { body } = await one.rest('/message:send', 'POST', message('Plan a trip to Oslo'));
+    expect(body.task.status.state).toBe('TASK_STATE_COMPLETED');
+    // §3.1.7 lists no error for a task that has ended (the official TCK makes its configs on completed tasks).
+    const base = `/tasks/${body.task.id}/pushNotificationConfigs`;
+    const created = await one.rest(base, 'POST', { id: 'late', url: `${hook.url}/late` });
+    expect(created.status).toBe(200);
+    expect((await one.rest(`${base}/late`)).body).toEqual(created.body);
+    await one.server.push?.close();
+    await first.close();
+    // Taken up again by the same instance: kept (not removed as a config whose task's end was delivered is).
+    const again = await openSqliteStore(file, { pollMs: 10 });
+    cleanups.push(() => again.close());
+    const two = agent({ store: again, instance: 'one' });
+    await two.server.push?.ready;
+    expect((await two.rest(base)).body.configs).toEqual([created.body]);
+    expect(hook.received).toEqual([]);
+    expect((await two.rest(`${base}/late`, 'DELETE')).status).toBe(200);
+    expect((await two.rest(`${base}/late`)).status).toBe(404);
+  });
+
   it('a config whose webhook fell behind past maxPending loses the oldest updates, said to onError', async () => {
     const hook = await receiver();
     hook.answer = () => 500;
