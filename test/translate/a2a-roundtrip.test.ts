@@ -58,6 +58,8 @@ const ONE_WAY: Readonly<Record<string, string>> = {
   // DECISIONS 119: a2a-python's whole create request is read; the bare config is what goes down.
   ProtoCreateTaskPushNotificationConfigRequest: 'written down as the bare config',
   ProtoCreateTaskPushNotificationConfigBody: 'either form read, the bare config written down',
+  // DECISIONS 122: a get that leaves the config id out reads the task's default config, named outright going down.
+  GetTaskPushNotificationConfigParams: 'a left-out config id read as the task id, written down',
 };
 
 /**

@@ -36,6 +36,11 @@ export interface A2aTraits {
   /** The Content-Type of such a push notification. */
   pushMediaType: string;
   /**
+   * The id a push config this version's client makes without one gets: `taskId`, its task's id (0.3's default
+   * config, which a get without a config id reads), or `uuid`, a new one (1.0 names none).
+   */
+  pushConfigIdWhenUnsaid: 'taskId' | 'uuid';
+  /**
    * What a request (or card) that names no version speaks, by this version's rules: 1.0 §3.6.2, "Agents MUST
    * interpret empty value as 0.3 version". Typed as a version, so a name the manifest does not list fails here.
    */

@@ -298,7 +298,8 @@ export const TABLE: TranslationTable = {
           "move": "taskId"
         },
         "pushNotificationConfigId": {
-          "move": "id"
+          "move": "id",
+          "orFrom": "id"
         }
       }
     },
@@ -1279,32 +1280,6 @@ function downDeleteTaskPushNotificationConfigParams_any(v: unknown): unknown {
 
 function upGetTaskPushNotificationConfigParams(v: unknown): unknown {
   if (!isObject(v)) return v;
-  let seen = 0;
-  let p0: unknown, p1: unknown, p2: unknown;
-  for (const k in v) {
-    if (!hop.call(v, k)) return upGetTaskPushNotificationConfigParams_any(v);
-    switch (k) {
-      case "id": seen |= 1; p0 = v[k]; break;
-      case "pushNotificationConfigId": seen |= 2; p1 = v[k]; break;
-      case "metadata": seen |= 4; p2 = v[k]; break;
-      default: return upGetTaskPushNotificationConfigParams_any(v);
-    }
-  }
-  const out: Obj = {};
-  if ((seen & 4) !== 0) out["metadata"] = p2;
-  {
-    const value = (seen & 1) !== 0 ? p0 : "id" in v && hop.call(v, "id") ? v["id"] : undefined;
-    if (value !== undefined) out["taskId"] = value;
-  }
-  {
-    const value = (seen & 2) !== 0 ? p1 : "pushNotificationConfigId" in v && hop.call(v, "pushNotificationConfigId") ? v["pushNotificationConfigId"] : undefined;
-    if (value !== undefined) out["id"] = value;
-  }
-  return out;
-}
-
-function upGetTaskPushNotificationConfigParams_any(v: unknown): unknown {
-  if (!isObject(v)) return v;
   const out: Obj = {};
   for (const k in v) {
     if (!Object.hasOwn(v, k)) continue;
@@ -1322,7 +1297,9 @@ function upGetTaskPushNotificationConfigParams_any(v: unknown): unknown {
     }
   }
   {
-    const value = (Object.hasOwn(v, "pushNotificationConfigId") ? v["pushNotificationConfigId"] : undefined);
+    const given = (Object.hasOwn(v, "pushNotificationConfigId") ? v["pushNotificationConfigId"] : undefined);
+    const got = given === undefined ? (Object.hasOwn(v, "id") ? v["id"] : undefined) : given;
+    const value = got;
     if (value !== undefined) {
       out["id"] = value;
     }
@@ -1331,32 +1308,6 @@ function upGetTaskPushNotificationConfigParams_any(v: unknown): unknown {
 }
 
 function downGetTaskPushNotificationConfigParams(v: unknown): unknown {
-  if (!isObject(v)) return v;
-  let seen = 0;
-  let p0: unknown, p1: unknown, p2: unknown;
-  for (const k in v) {
-    if (!hop.call(v, k)) return downGetTaskPushNotificationConfigParams_any(v);
-    switch (k) {
-      case "tenant": seen |= 1; p0 = v[k]; break;
-      case "taskId": seen |= 2; p1 = v[k]; break;
-      case "id": seen |= 4; p2 = v[k]; break;
-      default: return downGetTaskPushNotificationConfigParams_any(v);
-    }
-  }
-  const out: Obj = {};
-  if ((seen & 1) !== 0) out["tenant"] = p0;
-  {
-    const value = (seen & 2) !== 0 ? p1 : "taskId" in v && hop.call(v, "taskId") ? v["taskId"] : undefined;
-    if (value !== undefined) out["id"] = value;
-  }
-  {
-    const value = (seen & 4) !== 0 ? p2 : "id" in v && hop.call(v, "id") ? v["id"] : undefined;
-    if (value !== undefined) out["pushNotificationConfigId"] = value;
-  }
-  return out;
-}
-
-function downGetTaskPushNotificationConfigParams_any(v: unknown): unknown {
   if (!isObject(v)) return v;
   const out: Obj = {};
   for (const k in v) {

@@ -18,8 +18,8 @@ export function isVersion(value: string): value is Version {
 
 /** What differs between the versions, as each version's `traits` in schemas/a2a/protocol.yaml say. */
 export const TRAITS = {
-  "0.3": {"rpcSuccess":"JSONRPCSuccessResponse","rpcError":"JSONRPCErrorResponse","rpcStreamEvent":"StreamEvent","restStreamEvent":"ProtoStreamResponse","rpcResponse":"JSONRPCResponse","restError":"RestError","rpcStreamErrors":"event","sendsVersionHeader":false,"cardRootInterfaces":true,"pushBody":"task","pushMediaType":"application/json","versionWhenUnsaid":"0.3"},
-  "1.0": {"rpcSuccess":"JsonRpcSuccessResponse","rpcError":"JsonRpcErrorResponse","rpcStreamEvent":"StreamResponse","restStreamEvent":"StreamResponse","rpcResponse":"JsonRpcResponse","restError":"ErrorResponse","rpcStreamErrors":"json","sendsVersionHeader":true,"cardRootInterfaces":false,"pushBody":"streamResponse","pushMediaType":"application/a2a+json","versionWhenUnsaid":"0.3"},
+  "0.3": {"rpcSuccess":"JSONRPCSuccessResponse","rpcError":"JSONRPCErrorResponse","rpcStreamEvent":"StreamEvent","restStreamEvent":"ProtoStreamResponse","rpcResponse":"JSONRPCResponse","restError":"RestError","rpcStreamErrors":"event","sendsVersionHeader":false,"cardRootInterfaces":true,"pushBody":"task","pushMediaType":"application/json","pushConfigIdWhenUnsaid":"taskId","versionWhenUnsaid":"0.3"},
+  "1.0": {"rpcSuccess":"JsonRpcSuccessResponse","rpcError":"JsonRpcErrorResponse","rpcStreamEvent":"StreamResponse","restStreamEvent":"StreamResponse","rpcResponse":"JsonRpcResponse","restError":"ErrorResponse","rpcStreamErrors":"json","sendsVersionHeader":true,"cardRootInterfaces":false,"pushBody":"streamResponse","pushMediaType":"application/a2a+json","pushConfigIdWhenUnsaid":"uuid","versionWhenUnsaid":"0.3"},
 } as const;
 
 /** Each version's schema types, by name: `Schemas[V]['Message']`. */

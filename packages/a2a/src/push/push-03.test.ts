@@ -110,4 +110,48 @@ describe('push > 0.3 clients get 0.3 shapes', () => {
     expect(now[0]?.headers['content-type']).toBe('application/a2a+json');
     expect(errors).toEqual([]);
   });
+
+  it('a 0.3 config made without an id is the task default (its id is the task id); a get without one reads it', async () => {
+    const { server, hook, rpc } = await setUp();
+    const sent = await rpc('message/send', {
+      ...message03('Plan a trip'),
+      configuration: { pushNotificationConfig: { url: `${hook.url}/inline` } },
+    });
+    const taskId = sent.result.id;
+    expect((await server.push?.records.read(taskId))?.configs.map((c) => c.config.id)).toEqual([taskId]);
+    // Set again without an id: the same default config, replaced.
+    const set = await rpc('tasks/pushNotificationConfig/set', {
+      taskId,
+      pushNotificationConfig: { url: `${hook.url}/set` },
+    });
+    expect(set.result.pushNotificationConfig).toEqual({ id: taskId, url: `${hook.url}/set` });
+    const got = await rpc('tasks/pushNotificationConfig/get', { id: taskId });
+    expect(got.result).toEqual(set.result);
+    expect(validators03.GetTaskPushNotificationConfigSuccessResponse({ jsonrpc: '2.0', id: 1, ...got })).toBe(
+      true,
+    );
+    // HTTP+JSON's create without a config id: the same.
+    const rest = await server.app.request(`/v1/tasks/${taskId}/pushNotificationConfigs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // a2a-python's form: the whole request, without `configId`.
+      body: JSON.stringify({
+        parent: `tasks/${taskId}`,
+        config: {
+          name: `tasks/${taskId}/pushNotificationConfigs/`,
+          pushNotificationConfig: { url: `${hook.url}/rest` },
+        },
+      }),
+    });
+    expect(rest.status, await rest.clone().text()).toBe(200);
+    expect((await rest.json()).name).toBe(`tasks/${taskId}/pushNotificationConfigs/${taskId}`);
+    // A 1.0 client's config without an id gets a new one.
+    const made10 = await rpc(
+      'CreateTaskPushNotificationConfig',
+      { taskId, url: `${hook.url}/v10` },
+      { 'A2A-Version': '1.0' },
+    );
+    expect(made10.result.id).not.toBe(taskId);
+    expect(made10.result.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
 });

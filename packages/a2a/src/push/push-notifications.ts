@@ -22,7 +22,8 @@ import type {
   SendMessageRequest,
   TaskPushNotificationConfig,
 } from '../generated/1.0/index.js';
-import { HANDLER_VERSION } from '../version-data.js';
+import { isVersion } from '../generated/versions.js';
+import { HANDLER_VERSION, VERSION_TRAITS } from '../version-data.js';
 import type { PostFunction } from './deliver.js';
 import { type PushClock, PushOutbox, SYSTEM_CLOCK } from './outbox.js';
 import { CheckedWebhooks, checkConfig, DEFAULT_PUSH_LIMITS, type PushLimits } from './push-config.js';
@@ -122,10 +123,10 @@ export class PushNotifications {
     const log = eventLog(taskId);
     const cursor = await this.manager.store.lastId(log);
     const task = await this.manager.get(taskId, 0, params.tenant);
-    const ended =
-      TERMINAL_STATES.has(task.status.state) && (await this.manager.store.lastId(log)) <= cursor;
+    const ended = TERMINAL_STATES.has(task.status.state) && (await this.manager.store.lastId(log)) <= cursor;
     await this.#webhooks.check(config.url, 'url');
-    const id = params.id === undefined || params.id === '' ? randomUUID() : requireString(params.id, 'id');
+    const id =
+      params.id === undefined || params.id === '' ? newId(taskId, version) : requireString(params.id, 'id');
     return this.#add(taskId, { ...config, id, taskId }, cursor, version, ended);
   }
 
@@ -194,7 +195,7 @@ export class PushNotifications {
     // Checked by checkInline already when the request came through the server; checked here otherwise.
     const config = this.#inline.get(given) ?? checkConfig(given, this.limits, atInline);
     this.#inline.delete(given);
-    const id = given.id === undefined || given.id === '' ? randomUUID() : given.id;
+    const id = given.id === undefined || given.id === '' ? newId(taskId, version) : given.id;
     await this.#add(taskId, { ...config, id, taskId }, afterEventId, version);
   }
 
@@ -240,6 +241,12 @@ export class PushNotifications {
     if (!ended) this.outbox.watch(taskId, config.id, written);
     return config;
   }
+}
+
+/** The id of a config made without one, as the version of the client that made it gives it. */
+function newId(taskId: string, version: string | undefined): string {
+  const traits = version !== undefined && isVersion(version) ? VERSION_TRAITS[version] : undefined;
+  return traits?.pushConfigIdWhenUnsaid === 'taskId' ? taskId : randomUUID();
 }
 
 /** Where a field of the config SendMessage carries sits. */

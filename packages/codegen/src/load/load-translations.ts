@@ -44,6 +44,7 @@ const FIELDS = {
       negate: { const: true },
       one: { const: true },
       emptyIsAbsent: { const: true },
+      orFrom: PATH,
       default: {},
       template: { type: 'string', pattern: '\\{[A-Za-z_][A-Za-z0-9_]*\\}' },
       derive: {

@@ -52,6 +52,13 @@ const TABLE: TranslationTable = {
     Parts: { list: { items: 'Part', at: 'parts' } },
     Config: { fields: { name: { template: 'tasks/{taskId}/configs/{id}' } } },
     Hook: { fields: { auth: { type: 'Auth', move: 'authentication', emptyIsAbsent: true } } },
+    GetConfig: {
+      fields: {
+        id: { move: 'taskId' },
+        configId: { move: 'id', orFrom: 'id' },
+        'meta/owner': { orFrom: 'id' },
+      },
+    },
     ProtoPart: {
       cases: {
         text: { has: ['text'], when: ['text'] },
@@ -255,6 +262,20 @@ describe('compileTranslation', () => {
     expect(hook.up({ url: 'u', auth: [] })).toEqual({ url: 'u', authentication: [] });
     expect(hook.down({ url: 'u' })).toEqual({ url: 'u' });
     expect(hook.down({ url: 'u', authentication: {} })).toEqual({ url: 'u', auth: {} });
+  });
+
+  it('orFrom > an absent value goes up read from another path; a present one (null too) wins; down is unchanged', () => {
+    const get = t.codec('GetConfig');
+    expect(get.up({ id: 't1' })).toEqual({ taskId: 't1', id: 't1', meta: { owner: 't1' } });
+    expect(get.up({ id: 't1', configId: 'c1', meta: { owner: 'o' } })).toEqual({
+      taskId: 't1',
+      id: 'c1',
+      meta: { owner: 'o' },
+    });
+    expect(get.up({ id: 't1', configId: null })).toEqual({ taskId: 't1', id: null, meta: { owner: 't1' } });
+    // Nothing to read it from: still absent.
+    expect(get.up({})).toEqual({});
+    expect(get.down({ taskId: 't1', id: 'c1' })).toEqual({ id: 't1', configId: 'c1' });
   });
 
   it('unknown type > is a programming error, named', () => {

@@ -59,6 +59,11 @@ export interface FieldRule {
    * value stays absent.
    */
   emptyIsAbsent?: boolean;
+  /**
+   * Where an absent value is read from going up: another path of the same `from` value (0.3's config id, left out,
+   * is its task's id). Going down the field is written as it is: the `from` side then names it outright.
+   */
+  orFrom?: string;
 }
 
 /** One member of a union on the `from` side. */
@@ -287,6 +292,7 @@ export function compileTranslation(table: TranslationTable): Translator {
       from: split(path),
       to: split(rule.move ?? path),
       flag: rule.box ? split(rule.box.flag) : undefined,
+      orFrom: rule.orFrom === undefined ? undefined : split(rule.orFrom),
       upValue: mapValue(rule, true),
       downValue: mapValue(rule, false),
       template: rule.template === undefined ? undefined : compilePathTemplate(rule.template),
@@ -314,7 +320,8 @@ export function compileTranslation(table: TranslationTable): Translator {
         const out: Obj = {};
         copyRest(v, claimedUp, out, []);
         for (const r of carried) {
-          const got = getAt(v, r.from);
+          let got = getAt(v, r.from);
+          if (got === undefined && r.orFrom) got = getAt(v, r.orFrom);
           let value = got === undefined ? r.rule.default : got;
           if (value === undefined) continue;
           if (r.rule.emptyIsAbsent && isObject(value) && Object.keys(value).length === 0) continue;

@@ -37,6 +37,7 @@ export function emitFastObject(
       r.rule.template === undefined &&
       r.rule.default === undefined &&
       r.rule.emptyIsAbsent === undefined &&
+      r.rule.orFrom === undefined &&
       (r.rule.derive === undefined || direction === 'up' || r.path !== '__proto__'),
   );
   if (!simple) return undefined;

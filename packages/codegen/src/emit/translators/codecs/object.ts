@@ -100,11 +100,22 @@ function emitGeneralObject(
     const source = direction === 'up' ? r.from : r.to;
     const target = direction === 'up' ? r.to : r.from;
     const dflt = r.rule.default === undefined ? undefined : cx.value(r.rule.default);
-    const got = readPath(cx, ts`v`, source);
+    // Going up, an absent value is read from another path of the same value (`orFrom`).
+    const other =
+      r.rule.orFrom !== undefined && direction === 'up'
+        ? readPath(cx, ts`v`, split(r.rule.orFrom))
+        : undefined;
+    const direct = readPath(cx, ts`v`, source);
+    const got =
+      other === undefined
+        ? ts`    const got = ${direct};\n`
+        : ts`    const given = ${direct};\n    const got = given === undefined ? ${other} : given;\n`;
     const read =
-      dflt === undefined
-        ? ts`    const value = ${got};\n`
-        : ts`    const got = ${got};\n    const value = got === undefined ? ${dflt} : got;\n`;
+      other === undefined && dflt === undefined
+        ? ts`    const value = ${direct};\n`
+        : dflt === undefined
+          ? ts`${got}    const value = got;\n`
+          : ts`${got}    const value = got === undefined ? ${dflt} : got;\n`;
     let write: Code;
     const { box } = r.rule;
     if (box && r.flag && direction === 'up') {
