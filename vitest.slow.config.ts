@@ -66,6 +66,8 @@ export default defineConfig({
       'test/types/examples-typecheck.test.ts',
       'test/regressions/13-lazy-cli.test.ts',
     ],
+    // The A2A TCK harness's own logic runs in `pnpm test` (the TCK itself here, in a2a-tck.test.ts).
+    exclude: ['**/node_modules/**', 'test/official-suites/a2a-tck-harness.test.ts'],
     // A scratch folder per run as every worker's and child's TMPDIR (removed at the end), then the packed packages.
     globalSetup: ['test/support/scratch-tmpdir.ts', 'test/installed/pack-once.ts'],
     fileParallelism: true,

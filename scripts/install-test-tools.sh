@@ -5,7 +5,9 @@
 # store's tests start their own on 127.0.0.1), and chromium (the docs site and the inspector are driven in it
 # headless, through playwright-core pointed at this browser; nothing is downloaded). Then, from the npm registry, the
 # official MCP conformance suite, the Node 22 it runs on, and the official server-everything
-# (test/official-suites/mcp, pinned by its lockfile). Run
+# (test/official-suites/mcp, pinned by its lockfile). When A2A_TCK_DIR names a checkout of the official A2A TCK
+# (test/official-suites/a2a-tck.test.ts runs it there; CI cannot fetch it), also the Debian Python packages its
+# harness, scripts/a2a-tck, runs it with: pytest, pytest-timeout, httpx, jsonschema, grpcio and protobuf. Run
 # as root before the tests start; tests never install anything. Idempotent: installs only what is missing. Waits for
 # another apt or dpkg run to let go of its lock (up to 10 minutes) instead of failing; every step is bounded.
 set -euo pipefail
@@ -31,6 +33,10 @@ command -v go >/dev/null 2>&1 || packages+=(golang-go)
 [[ -d /usr/share/gocode/src/github.com/xeipuuv/gojsonschema ]] || packages+=(golang-github-xeipuuv-gojsonschema-dev)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v chromium >/dev/null 2>&1 || packages+=(chromium fonts-dejavu-core)
+if [[ -n "${A2A_TCK_DIR:-}" ]]; then
+  /usr/bin/python3 -c 'import pytest, pytest_timeout, httpx, jsonschema, grpc, google.protobuf' 2>/dev/null ||
+    packages+=(python3-pytest python3-pytest-timeout python3-httpx python3-jsonschema python3-grpcio python3-protobuf)
+fi
 if [[ ${#packages[@]} == 0 ]]; then
   echo "install-test-tools: everything is installed"
   exit 0
