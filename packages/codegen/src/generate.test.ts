@@ -244,6 +244,22 @@ describe('generate > diagnostics', () => {
       },
     ],
     [
+      'openrpc > x-protoJson that is not a boolean',
+      {
+        file: 'a2a/1.0/openrpc.json',
+        edit: (t) => t.replace('"x-protoJson": true', '"x-protoJson": "yes"'),
+        want: /openrpc\.json:\d+: \/info\/x-protoJson: "x-protoJson" is true for a surface whose params are ProtoJSON/,
+      },
+    ],
+    [
+      'openapi > x-protoJson that is not a boolean',
+      {
+        file: 'a2a/1.0/openapi.yaml',
+        edit: (t) => t.replace('x-protoJson: true', 'x-protoJson: "yes"'),
+        want: /openapi\.yaml:\d+: \/info\/x-protoJson: "x-protoJson" is true for a binding whose bodies are ProtoJSON/,
+      },
+    ],
+    [
       'openrpc > not a valid OpenRPC document',
       {
         file: 'a2a/1.0/openrpc.json',

@@ -2,7 +2,7 @@
 // under its JSON name or its proto name (`message_id`), on 1.0's paths and on 0.3's (under /v1/), as the A2A TCK sends
 // them; free-form members (`metadata`) keep their keys; a field under both names is refused with the binding's 400; an
 // empty `contextId` is proto3's "not set". schemas/a2a/DECISIONS.md, the ProtoJSON names entry.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createReferenceAgent } from '../reference-agent/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the agent answered
@@ -157,5 +157,52 @@ describe('A2A HTTP+JSON > ProtoJSON field names', () => {
     const both = await get(`/v1/tasks/${id}?history_length=1&historyLength=2`);
     expect(both.status).toBe(400);
     expect(both.answer.message).toContain('"historyLength"');
+  });
+});
+
+describe('A2A 1.0 JSON-RPC > ProtoJSON field names in params', () => {
+  // Webhooks on this machine allowed, for the config below (never called: its task has ended).
+  const pushing = createReferenceAgent({ chunkDelayMs: 0, push: { allowHosts: ['127.0.0.1'] } });
+  afterAll(() => pushing.push?.close());
+  let id = 0;
+  const rpc = async (method: string, params: unknown): Promise<Json> => {
+    const res = await pushing.app.request('/jsonrpc', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...V10 },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
+    return res.json();
+  };
+
+  it('task_id, history_length and message_id (as the TCK sends them) are read as taskId, historyLength, messageId', async () => {
+    const sent = await rpc('SendMessage', {
+      message: { message_id: 'rpc-proto', role: 'ROLE_USER', parts: [{ text: 'Plan a trip to Porto' }] },
+    });
+    expect(sent.error).toBeUndefined();
+    const taskId: string = sent.result.task.id;
+    expect(sent.result.task.history[0].messageId).toBe('rpc-proto');
+    const one = await rpc('GetTask', { id: taskId, history_length: 1 });
+    expect(one.result.history).toHaveLength(1);
+    const made = await rpc('CreateTaskPushNotificationConfig', {
+      task_id: taskId,
+      url: 'http://127.0.0.1:9/hook',
+    });
+    expect(made.error).toBeUndefined();
+    expect(made.result.taskId).toBe(taskId);
+  });
+
+  it('a field under both its names is invalid params (-32602) naming it; free-form metadata keeps its keys', async () => {
+    const both = await rpc('GetTask', { id: 'any', history_length: 1, historyLength: 2 });
+    expect(both.error.code).toBe(-32602);
+    expect(both.error.message).toContain('"historyLength"');
+    const kept = await rpc('SendMessage', {
+      message: {
+        messageId: 'rpc-meta',
+        role: 'ROLE_USER',
+        parts: [{ text: 'hi' }],
+        metadata: { some_key: 1 },
+      },
+    });
+    expect(kept.result.task.history[0].metadata).toEqual({ some_key: 1 });
   });
 });

@@ -163,6 +163,8 @@ export interface RpcMethodModel {
   stream?: StreamFraming;
   /** A method the document gives no result (OpenRPC's notification): it is sent without an id and never answered. */
   notification?: true;
+  /** For a ProtoJSON document: the node of its params (an object of them) in the surface's `protoNames` table. */
+  protoNames?: number;
 }
 
 /** A version's JSON-RPC surface, from its `openrpc.json`. */
@@ -175,4 +177,9 @@ export interface RpcModel {
   methods: RpcMethodModel[];
   /** Every error the document names in `components.errors`, sorted by code. */
   errors: Array<{ name: string; code: number; message: string }>;
+  /**
+   * When the document's `info` says `x-protoJson: true` (its params are ProtoJSON): where fields of the params may
+   * come under their proto names, one table for every method (ProtoNameNode, @agentproto/runtime).
+   */
+  protoNames?: ProtoNameNode[];
 }

@@ -4,6 +4,7 @@ import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord } from '../util/json.js';
 import { streamFraming } from '../util/media-types.js';
 import { RPC_STREAM } from '../validate/validate-openrpc.js';
+import { PROTO_JSON, ProtoNameTable } from './proto-names.js';
 import type { RpcMethodModel, RpcModel, RpcParamModel, TypeModel } from './protocol-model.js';
 import { documentContext } from './references.js';
 
@@ -50,9 +51,19 @@ export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefine
   });
   const components = isRecord(doc.components) && isRecord(doc.components.errors) ? doc.components.errors : {};
   const endpoint = endpointOf(doc.servers);
+  // `x-protoJson`: each method's params (an object of them) may name fields by their proto names.
+  let protoNames: ProtoNameTable | undefined;
+  if (isRecord(doc.info) && doc.info[PROTO_JSON] === true) {
+    protoNames = new ProtoNameTable(types);
+    for (const m of models) {
+      const root = protoNames.add(paramsObjectSchema(m));
+      if (root >= 0) m.protoNames = root;
+    }
+  }
   return {
     file: v.openrpc.file,
     ...(endpoint ? { endpoint } : {}),
+    ...(protoNames && protoNames.nodes.length > 0 ? { protoNames: protoNames.nodes } : {}),
     methods: models.sort((a, b) => a.name.localeCompare(b.name)),
     errors: Object.entries(components)
       .map(([name, e]) => ({ name, ...(errorOf(e) ?? { code: 0, message: '' }) }))

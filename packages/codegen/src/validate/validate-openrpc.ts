@@ -1,11 +1,13 @@
 // Validate stage, JSON-RPC surface: the version's `openrpc.json` against the OpenRPC 1.3 meta-schema, then our lint
 // rules (the same ones the OpenAPI document follows for references), each diagnostic with file, line and pointer.
+
 import * as openrpcMeta from '@open-rpc/meta-schema';
 import { compileKept, type createAjv, sharedAjv } from '../ajv.js';
 import { escapePointerToken } from '../diagnostics.js';
 import type { LoadedVersion, SourceFile } from '../load/load-protocols.js';
 import { isRecord, resolveLocalPointer } from '../util/json.js';
 import { streamFraming } from '../util/media-types.js';
+import { PROTO_JSON } from '../util/proto-json.js';
 import { checkDocumentRefs } from './document-refs.js';
 
 /** The OpenRPC extension that makes a method's answer a stream: its value is the stream's media type. */
@@ -43,6 +45,13 @@ export function validateOpenRpc(
   if (!isRecord(doc)) return;
   const meta = sharedAjv();
   checkDocumentRefs(v, source, report);
+  // `x-protoJson` says the params are ProtoJSON, so fields may come under their proto names (model/proto-names.ts).
+  if (isRecord(doc.info) && PROTO_JSON in doc.info && typeof doc.info[PROTO_JSON] !== 'boolean')
+    report(
+      source,
+      `/info/${PROTO_JSON}`,
+      `"${PROTO_JSON}" is true for a surface whose params are ProtoJSON, or false`,
+    );
   const seen = new Map<string, string>();
   const methods = Array.isArray(doc.methods) ? doc.methods : [];
   methods.forEach((method, i) => {

@@ -3,6 +3,7 @@
 // batch whole, check the envelope and the method's params, call the typed handler, and answer with a result, an error,
 // or for a streaming method a stream of responses (SSE or NDJSON) that each carry one result.
 import { type Context, Hono } from 'hono';
+import type { ProtoNames } from '../body/proto-names.js';
 import type { RequestLimits } from '../limits.js';
 import { resolveBindingOptions } from '../pipeline/options.js';
 import { readBodyStep } from '../pipeline/read-body.js';
@@ -35,6 +36,11 @@ export interface RpcMethodSpec {
   resultType?: string;
   /** For a method whose answer is a stream: how it is framed. */
   stream?: StreamFraming;
+  /**
+   * For a ProtoJSON surface (`x-protoJson`): where fields of the params may come under their proto names; they are
+   * read under their JSON names before the params are checked, as for a ProtoJSON binding's bodies.
+   */
+  protoNames?: ProtoNames;
 }
 
 /** What a handler gets beside its params. */

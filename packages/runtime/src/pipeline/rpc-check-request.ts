@@ -1,5 +1,6 @@
 // The parameters step of the JSON-RPC binding: one request object checked (JSON-RPC 2.0 §4: the envelope, the id, the
 // method) and its params taken by name or by position and checked by the method's schema (-32602 with every issue).
+import { clashMessage, readProtoNames } from '../body/proto-names.js';
 import type { RpcId, RpcMethodSpec } from '../jsonrpc/rpc-app.js';
 import { RPC_ERROR_CODES, type RpcErrorObject } from '../jsonrpc/rpc-error.js';
 import { isObjectLike } from '../unknown-values.js';
@@ -90,6 +91,14 @@ export function prepareRequest(
       return invalidParams(
         `Invalid params: ${spec.name} takes its params ${spec.paramStructure === 'by-position' ? 'by position, as an array' : 'as an object or an array'}`,
       );
+    if (spec.protoNames) {
+      // ProtoJSON: a field may come under its proto name (read under its JSON name), not under both.
+      const clash = readProtoNames(params, spec.protoNames);
+      if (clash)
+        return invalidParams(`Invalid params: the params object ${clashMessage(clash)}`, [
+          { pointer: clash.pointer, message: clashMessage(clash), keyword: 'protoJson' },
+        ]);
+    }
     const issues = issuesOf(spec.params, params);
     if (issues) return invalidParams('Invalid params', issues);
     return { ok: true, spec, params, id: answerId };

@@ -8,6 +8,7 @@ import {
   type RpcDispatcherOptions,
   type RpcHandler,
   type RpcMethodSpec,
+  type ProtoNameNode,
 } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { CancelTaskParams, CancelTaskResult, CreateTaskPushNotificationConfigParams, CreateTaskPushNotificationConfigResult, DeleteTaskPushNotificationConfigParams, DeleteTaskPushNotificationConfigResult, GetExtendedAgentCardParams, GetExtendedAgentCardResult, GetTaskParams, GetTaskPushNotificationConfigParams, GetTaskPushNotificationConfigResult, GetTaskResult, ListTaskPushNotificationConfigsParams, ListTaskPushNotificationConfigsResult, ListTasksParams, ListTasksResult, SendMessageParams, SendMessageResult, SendStreamingMessageParams, SendStreamingMessageResult, SubscribeToTaskParams, SubscribeToTaskResult } from './rpc-types.js';
@@ -42,18 +43,41 @@ export interface A2aRpcHandlers {
   SubscribeToTask(params: SubscribeToTaskParams, context: RpcContext): AsyncIterable<SubscribeToTaskResult> | Promise<AsyncIterable<SubscribeToTaskResult>>;
 }
 
+/**
+ * Where the methods' params of this ProtoJSON binding may name fields by their proto names (`x-protoJson`): per
+ * object, its declared fields (each with the node of its value, -1 for none), their proto names and the optional
+ * plain strings whose "" means unset; per map or array, the node of its values or items.
+ */
+const protoNames: readonly ProtoNameNode[] = [
+  {"fields":{"tenant":-1,"message":1,"configuration":4,"metadata":-1},"emptyUnset":["tenant"]},
+  {"fields":{"messageId":-1,"contextId":-1,"taskId":-1,"role":-1,"parts":3,"metadata":-1,"extensions":-1,"referenceTaskIds":-1},"protoNames":{"message_id":"messageId","context_id":"contextId","task_id":"taskId","reference_task_ids":"referenceTaskIds"},"emptyUnset":["contextId","taskId"]},
+  {"fields":{"text":-1,"raw":-1,"url":-1,"data":-1,"metadata":-1,"filename":-1,"mediaType":-1},"protoNames":{"media_type":"mediaType"},"emptyUnset":["filename","mediaType"]},
+  {"items":2},
+  {"fields":{"acceptedOutputModes":-1,"taskPushNotificationConfig":5,"historyLength":-1,"returnImmediately":-1},"protoNames":{"accepted_output_modes":"acceptedOutputModes","task_push_notification_config":"taskPushNotificationConfig","history_length":"historyLength","return_immediately":"returnImmediately"}},
+  {"fields":{"tenant":-1,"id":-1,"taskId":-1,"url":-1,"token":-1,"authentication":6},"protoNames":{"task_id":"taskId"},"emptyUnset":["tenant","id","taskId","token"]},
+  {"fields":{"scheme":-1,"credentials":-1},"emptyUnset":["credentials"]},
+  {"fields":{"tenant":-1,"id":-1,"historyLength":-1},"protoNames":{"history_length":"historyLength"},"emptyUnset":["tenant"]},
+  {"fields":{"tenant":-1,"contextId":-1,"status":-1,"pageSize":-1,"pageToken":-1,"historyLength":-1,"statusTimestampAfter":-1,"includeArtifacts":-1},"protoNames":{"context_id":"contextId","page_size":"pageSize","page_token":"pageToken","history_length":"historyLength","status_timestamp_after":"statusTimestampAfter","include_artifacts":"includeArtifacts"},"emptyUnset":["tenant","contextId","pageToken"]},
+  {"fields":{"tenant":-1,"id":-1,"metadata":-1},"emptyUnset":["tenant"]},
+  {"fields":{"tenant":-1,"id":-1},"emptyUnset":["tenant"]},
+  {"fields":{"tenant":-1,"taskId":-1,"id":-1,"url":-1,"token":-1,"authentication":6},"protoNames":{"task_id":"taskId"},"emptyUnset":["tenant","id","token"]},
+  {"fields":{"tenant":-1,"taskId":-1,"id":-1},"protoNames":{"task_id":"taskId"},"emptyUnset":["tenant"]},
+  {"fields":{"tenant":-1,"taskId":-1,"pageSize":-1,"pageToken":-1},"protoNames":{"task_id":"taskId","page_size":"pageSize","page_token":"pageToken"},"emptyUnset":["tenant","pageToken"]},
+  {"fields":{"tenant":-1},"emptyUnset":["tenant"]},
+];
+
 const methodSpecs: readonly RpcMethodSpec[] = [
-  { name: "CancelTask", paramStructure: "by-name", paramNames: ["tenant","id","metadata"], params: messages.rpc_CancelTask_params, result: messages.Task, resultType: "Task" },
-  { name: "CreateTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id","url","token","authentication"], params: messages.rpc_CreateTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig" },
-  { name: "DeleteTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_DeleteTaskPushNotificationConfig_params, result: messages.Empty, resultType: "Empty" },
-  { name: "GetExtendedAgentCard", paramStructure: "by-name", paramNames: ["tenant"], params: messages.rpc_GetExtendedAgentCard_params, result: messages.AgentCard, resultType: "AgentCard" },
-  { name: "GetTask", paramStructure: "by-name", paramNames: ["tenant","id","historyLength"], params: messages.rpc_GetTask_params, result: messages.Task, resultType: "Task" },
-  { name: "GetTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_GetTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig" },
-  { name: "ListTaskPushNotificationConfigs", paramStructure: "by-name", paramNames: ["tenant","taskId","pageSize","pageToken"], params: messages.rpc_ListTaskPushNotificationConfigs_params, result: messages.ListTaskPushNotificationConfigsResponse, resultType: "ListTaskPushNotificationConfigsResponse" },
-  { name: "ListTasks", paramStructure: "by-name", paramNames: ["tenant","contextId","status","pageSize","pageToken","historyLength","statusTimestampAfter","includeArtifacts"], params: messages.rpc_ListTasks_params, result: messages.ListTasksResponse, resultType: "ListTasksResponse" },
-  { name: "SendMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendMessage_params, result: messages.SendMessageResponse, resultType: "SendMessageResponse" },
-  { name: "SendStreamingMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendStreamingMessage_params, result: messages.StreamResponse, resultType: "StreamResponse", stream: "sse" },
-  { name: "SubscribeToTask", paramStructure: "by-name", paramNames: ["tenant","id"], params: messages.rpc_SubscribeToTask_params, result: messages.StreamResponse, resultType: "StreamResponse", stream: "sse" },
+  { name: "CancelTask", paramStructure: "by-name", paramNames: ["tenant","id","metadata"], params: messages.rpc_CancelTask_params, result: messages.Task, resultType: "Task", protoNames: { nodes: protoNames, root: 9 } },
+  { name: "CreateTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id","url","token","authentication"], params: messages.rpc_CreateTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig", protoNames: { nodes: protoNames, root: 11 } },
+  { name: "DeleteTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_DeleteTaskPushNotificationConfig_params, result: messages.Empty, resultType: "Empty", protoNames: { nodes: protoNames, root: 12 } },
+  { name: "GetExtendedAgentCard", paramStructure: "by-name", paramNames: ["tenant"], params: messages.rpc_GetExtendedAgentCard_params, result: messages.AgentCard, resultType: "AgentCard", protoNames: { nodes: protoNames, root: 14 } },
+  { name: "GetTask", paramStructure: "by-name", paramNames: ["tenant","id","historyLength"], params: messages.rpc_GetTask_params, result: messages.Task, resultType: "Task", protoNames: { nodes: protoNames, root: 7 } },
+  { name: "GetTaskPushNotificationConfig", paramStructure: "by-name", paramNames: ["tenant","taskId","id"], params: messages.rpc_GetTaskPushNotificationConfig_params, result: messages.TaskPushNotificationConfig, resultType: "TaskPushNotificationConfig", protoNames: { nodes: protoNames, root: 12 } },
+  { name: "ListTaskPushNotificationConfigs", paramStructure: "by-name", paramNames: ["tenant","taskId","pageSize","pageToken"], params: messages.rpc_ListTaskPushNotificationConfigs_params, result: messages.ListTaskPushNotificationConfigsResponse, resultType: "ListTaskPushNotificationConfigsResponse", protoNames: { nodes: protoNames, root: 13 } },
+  { name: "ListTasks", paramStructure: "by-name", paramNames: ["tenant","contextId","status","pageSize","pageToken","historyLength","statusTimestampAfter","includeArtifacts"], params: messages.rpc_ListTasks_params, result: messages.ListTasksResponse, resultType: "ListTasksResponse", protoNames: { nodes: protoNames, root: 8 } },
+  { name: "SendMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendMessage_params, result: messages.SendMessageResponse, resultType: "SendMessageResponse", protoNames: { nodes: protoNames, root: 0 } },
+  { name: "SendStreamingMessage", paramStructure: "by-name", paramNames: ["tenant","message","configuration","metadata"], params: messages.rpc_SendStreamingMessage_params, result: messages.StreamResponse, resultType: "StreamResponse", stream: "sse", protoNames: { nodes: protoNames, root: 0 } },
+  { name: "SubscribeToTask", paramStructure: "by-name", paramNames: ["tenant","id"], params: messages.rpc_SubscribeToTask_params, result: messages.StreamResponse, resultType: "StreamResponse", stream: "sse", protoNames: { nodes: protoNames, root: 10 } },
 ];
 
 /** The errors the A2A (Agent2Agent) 1.0 JSON-RPC surface declares, by name: `new JsonRpcError(code, message)`. */

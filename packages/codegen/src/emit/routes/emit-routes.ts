@@ -55,10 +55,13 @@ ${doc(
 `;
 }
 
-/** The document's ProtoJSON name table (`x-protoJson`), one node a line; request bodies point into it by index. */
-function emitProtoNames(nodes: readonly ProtoNameNode[]): Code {
+/**
+ * A document's ProtoJSON name table (`x-protoJson`), one node a line; request bodies (or a JSON-RPC method's params,
+ * `what`) point into it by index.
+ */
+export function emitProtoNames(nodes: readonly ProtoNameNode[], what = 'request bodies'): Code {
   return ts`${doc(
-    'Where the request bodies of this ProtoJSON binding may name fields by their proto names (`x-protoJson`): per\n' +
+    `Where the ${what} of this ProtoJSON binding may name fields by their proto names (\`x-protoJson\`): per\n` +
       'object, its declared fields (each with the node of its value, -1 for none), their proto names and the optional\n' +
       'plain strings whose "" means unset; per map or array, the node of its values or items.',
   )}const protoNames: readonly ProtoNameNode[] = [

@@ -2,6 +2,7 @@
 // method dispatch, and the typed client that calls it.
 import type { ProtocolModel, RpcMethodModel } from '../../model/protocol-model.js';
 import { type Code, doc, ident, joinCode, key, literal, str, ts } from '../code.js';
+import { emitProtoNames } from '../routes/emit-routes.js';
 import { rpcValidatorName } from '../validators/emit-validators.js';
 import { rpcMethodsType, rpcParamsType, rpcResultType } from './emit-rpc-types.js';
 
@@ -35,6 +36,7 @@ export function emitRpcServer(model: ProtocolModel): Code {
     // The schema type is named in what a developer hears of a result that breaks it.
     if (m.result.typeName) parts.push(ts`resultType: ${str(m.result.typeName)}`);
     if (m.stream) parts.push(ts`stream: ${str(m.stream)}`);
+    if (m.protoNames !== undefined) parts.push(ts`protoNames: { nodes: protoNames, root: ${m.protoNames} }`);
     return ts`  { ${joinCode(parts, ', ')} },\n`;
   });
   const errors = rpc.errors.map(
@@ -48,7 +50,12 @@ export function emitRpcServer(model: ProtocolModel): Code {
   type RpcDispatcher,
   type RpcDispatcherOptions,
   type RpcHandler,
-  type RpcMethodSpec,
+  type RpcMethodSpec,${
+    rpc.protoNames
+      ? ts`
+  type ProtoNameNode,`
+      : ts``
+  }
 } from '@agentproto/runtime';
 import type { Hono } from 'hono';
 import type { ${joinCode(typeNames.map(ident), ', ')} } from './rpc-types.js';
@@ -57,7 +64,7 @@ import * as messages from './validators.js';
 ${doc(`The handlers of an ${model.title} ${model.version} agent's JSON-RPC surface, one per method, keyed by method name. A handler\nthrows a JsonRpcError to answer with an error.`)}export interface ${ident(handlersType(model))} {
 ${handlers}}
 
-const methodSpecs: readonly RpcMethodSpec[] = [
+${rpc.protoNames ? emitProtoNames(rpc.protoNames, "methods' params") : ts``}const methodSpecs: readonly RpcMethodSpec[] = [
 ${specs}];
 
 ${doc(`The errors the ${model.title} ${model.version} JSON-RPC surface declares, by name: \`new JsonRpcError(code, message)\`.`)}export const ${ident(`${stem}RpcErrors`)} = {
