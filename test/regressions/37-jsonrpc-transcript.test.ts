@@ -78,6 +78,50 @@ describe('37 > a JSON-RPC transcript', () => {
     expect(at(5) + at(6)).toBe('');
   });
 
+  it('auto > a .jsonl that opens with a request is read as a transcript: a wrong result fails without --format', async () => {
+    const lines = transcript();
+    lines[7] = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'txt', text: 'sunny' }] } };
+    const file = write(lines);
+    const auto = await run(['validate', file, '--protocol', 'mcp@2025-11-25']);
+    expect(auto.code, auto.out).toBe(1);
+    expect(auto.out).toMatch(/session\.jsonl:8: .*\/result\/content\/0/);
+    // Asked for as plain items, the same lines are read one by one, as before.
+    const items = await run(['validate', file, '--protocol', 'mcp@2025-11-25', '--format', 'ndjson']);
+    expect(items.out).not.toMatch(/session\.jsonl:8: .*\/result\/content\/0/);
+    // A capture that opens with a response (one answer's envelopes) stays a stream of items.
+    const answers = write([
+      { jsonrpc: '2.0', id: 1, result: example('CallToolResult', 'forecast-text-and-structured') },
+    ]);
+    const stream = await run(['validate', answers, '--protocol', 'mcp@2025-11-25']);
+    expect(stream.out).not.toMatch(/answers no request/);
+  });
+
+  it('auto > a protocol without JSON-RPC methods: the usage error says why the file was read as a transcript', async () => {
+    const got = await run(['validate', write(transcript()), '--protocol', 'agent-protocol']);
+    expect(got.code).toBe(2);
+    expect(got.err).toMatch(/first line is a JSON-RPC request; pass --format ndjson/);
+  });
+
+  it('a batch in a revision without batching (x-batches: false) is named; its members are still checked', async () => {
+    const got = await validate(
+      write([
+        [
+          { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+          { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'forecast', arguments: {} } },
+        ],
+      ]),
+    );
+    expect(got.code).toBe(1);
+    expect(got.out).toMatch(/:1: .*a batch of 2: mcp@2025-11-25 takes no JSON-RPC batches/);
+    expect(got.out).toMatch(/^1 of 2 items invalid/m);
+    // A2A's JSON-RPC takes batches (JSON-RPC 2.0's): no such issue.
+    const a2a = await validate(
+      write([[{ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 't1' } }]]),
+      'a2a@1.0',
+    );
+    expect(a2a.out).not.toMatch(/takes no JSON-RPC batches/);
+  });
+
   it('a batch line is checked message by message', async () => {
     const got = await validate(
       write([

@@ -136,6 +136,32 @@ describe('40 > validate counts a stream by its items', () => {
     );
   });
 
+  it('an SSE capture cut inside its last event > that event named by line, an invalid item', async () => {
+    const capture = readFileSync(
+      path.join(ROOT, 'schemas/agentscope/1.1/streams/upstream-shape.sse'),
+      'utf8',
+    );
+    const events = capture.split('\n\n').filter((e) => e.trim() !== '');
+    // Every event but the last whole; the last one's data cut halfway, with no blank line after it.
+    const last = events.at(-1) ?? '';
+    const whole = `${events.slice(0, -1).join('\n\n')}\n\n`;
+    const cut = file('cut-inside.sse', `${whole}${last.slice(0, Math.ceil(last.length / 2))}`);
+    const got = await run(['validate', cut, '--protocol', 'agentscope@1.1']);
+    expect(got.code).toBe(1);
+    const line = whole.split('\n').length;
+    expect(got.out).toContain(
+      `cut-inside.sse:${line}: event ${events.length}: (event): the stream ends inside this event`,
+    );
+    // The same capture with its blank line back is whole again.
+    const back = await run([
+      'validate',
+      file('whole.sse', `${whole}${last}\n\n`),
+      '--protocol',
+      'agentscope@1.1',
+    ]);
+    expect(back.out).not.toContain('the stream ends inside this event');
+  });
+
   it('documents alone > counted by file, as before', async () => {
     const got = await run([
       'validate',

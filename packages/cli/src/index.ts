@@ -95,7 +95,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     .description('validate JSON messages and streams (NDJSON, server-sent events) against a protocol')
     .argument(
       '<inputs...>',
-      'files, folders (every .json, .ndjson, .jsonl and .sse inside, recursively) or - for standard input',
+      'files, folders (every .json, .yaml, .yml, .ndjson, .jsonl and .sse inside, recursively) or - for standard input',
     )
     .requiredOption('--protocol <id[@version]>', `protocol: ${protocolChoices()}`)
     .option(
@@ -104,7 +104,7 @@ export async function runCli(argv: readonly string[], io: Output = defaultIo): P
     )
     .option(
       '--format <format>',
-      'auto (by file extension, else by content), json, yaml, ndjson, sse, session (a session the inspector saved), or jsonrpc (a JSON-RPC transcript: one message per line, both directions, as on stdio): how each input is framed',
+      'auto (by file extension, else by content; NDJSON opening with a JSON-RPC request is a transcript), json, yaml, ndjson, sse, session (a session the inspector saved), or jsonrpc (a JSON-RPC transcript: one message per line, both directions, as on stdio): how each input is framed',
       'auto',
     )
     .option('--reporter <reporter>', 'text (lines as found), json or junit (one document at the end)', 'text')

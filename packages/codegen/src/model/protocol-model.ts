@@ -177,6 +177,8 @@ export interface RpcModel {
   methods: RpcMethodModel[];
   /** Every error the document names in `components.errors`, sorted by code. */
   errors: Array<{ name: string; code: number; message: string }>;
+  /** `false` when the document's `info` says `x-batches: false`: the protocol takes no JSON-RPC batches. */
+  batches?: false;
   /**
    * When the document's `info` says `x-protoJson: true` (its params are ProtoJSON): where fields of the params may
    * come under their proto names, one table for every method (ProtoNameNode, @agentproto/runtime).

@@ -3,7 +3,7 @@
 import type { LoadedVersion } from '../load/load-protocols.js';
 import { isRecord } from '../util/json.js';
 import { streamFraming } from '../util/media-types.js';
-import { RPC_STREAM } from '../validate/validate-openrpc.js';
+import { RPC_BATCHES, RPC_STREAM } from '../validate/validate-openrpc.js';
 import { PROTO_JSON, ProtoNameTable } from './proto-names.js';
 import type { RpcMethodModel, RpcModel, RpcParamModel, TypeModel } from './protocol-model.js';
 import { documentContext } from './references.js';
@@ -64,6 +64,7 @@ export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefine
     file: v.openrpc.file,
     ...(endpoint ? { endpoint } : {}),
     ...(protoNames && protoNames.nodes.length > 0 ? { protoNames: protoNames.nodes } : {}),
+    ...(isRecord(doc.info) && doc.info[RPC_BATCHES] === false ? { batches: false as const } : {}),
     methods: models.sort((a, b) => a.name.localeCompare(b.name)),
     errors: Object.entries(components)
       .map(([name, e]) => ({ name, ...(errorOf(e) ?? { code: 0, message: '' }) }))

@@ -13,6 +13,12 @@ import { checkDocumentRefs } from './document-refs.js';
 /** The OpenRPC extension that makes a method's answer a stream: its value is the stream's media type. */
 export const RPC_STREAM = 'x-stream';
 
+/**
+ * The OpenRPC extension, in `info`, that says whether the protocol takes JSON-RPC batches (an array of messages in one
+ * body or line): `false` for one that does not (MCP since 2025-06-18). Absent: batches are JSON-RPC 2.0's.
+ */
+export const RPC_BATCHES = 'x-batches';
+
 // sound: the package exports the meta-schema, a JSON object, as `openrpcDocument`; its declarations describe only
 // the TypeScript types of a document, not that value.
 const { openrpcDocument } = openrpcMeta as unknown as { openrpcDocument: Record<string, unknown> };
@@ -51,6 +57,12 @@ export function validateOpenRpc(
       source,
       `/info/${PROTO_JSON}`,
       `"${PROTO_JSON}" is true for a surface whose params are ProtoJSON, or false`,
+    );
+  if (isRecord(doc.info) && RPC_BATCHES in doc.info && typeof doc.info[RPC_BATCHES] !== 'boolean')
+    report(
+      source,
+      `/info/${RPC_BATCHES}`,
+      `"${RPC_BATCHES}" is false for a protocol that takes no batches, or true`,
     );
   const seen = new Map<string, string>();
   const methods = Array.isArray(doc.methods) ? doc.methods : [];

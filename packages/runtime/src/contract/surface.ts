@@ -69,6 +69,8 @@ export interface Surface {
   rpc?: {
     /** The endpoint's path, relative to the agent's root, as the document's first server names it (`/jsonrpc`). */
     endpoint?: string;
+    /** `false` when the protocol takes no JSON-RPC batches (the document's `info` says `x-batches: false`). */
+    batches?: boolean;
     methods: readonly SurfaceRpcMethod[];
     errors: readonly number[];
   };

@@ -17,6 +17,8 @@ export class FrameReader {
   private readonly onLine: (text: string, tooLong?: number) => void;
   private line = 0;
   private index = 0;
+  /** SSE: the line where the event being read started, 0 between events. */
+  private eventStart = 0;
 
   constructor(
     framing: StreamFraming,
@@ -32,11 +34,10 @@ export class FrameReader {
       };
       return;
     }
-    let eventStart = 0;
     let eventTooLong: number | undefined;
     const parser: EventSourceParser = createParser({
       onEvent: (message) => {
-        const frame: Frame = { index: ++this.index, line: eventStart, data: message.data };
+        const frame: Frame = { index: ++this.index, line: this.eventStart, data: message.data };
         if (message.id !== undefined) frame.id = message.id;
         if (message.event !== undefined) frame.event = message.event;
         if (eventTooLong !== undefined) {
@@ -50,16 +51,16 @@ export class FrameReader {
       const line = ++this.line;
       if (tooLong !== undefined) {
         // The field is dropped; the event it belonged to is still told apart, as too long.
-        if (eventStart === 0) eventStart = line;
+        if (this.eventStart === 0) this.eventStart = line;
         eventTooLong = tooLong;
         parser.feed('data:\n');
         return;
       }
-      if (eventStart === 0 && text !== '' && !text.startsWith(':')) eventStart = line;
+      if (this.eventStart === 0 && text !== '' && !text.startsWith(':')) this.eventStart = line;
       // A blank line dispatches the event that started at eventStart; the next line starts a new one.
       parser.feed(`${text}\n`);
       if (text === '') {
-        eventStart = 0;
+        this.eventStart = 0;
         eventTooLong = undefined;
       }
     };
@@ -74,6 +75,14 @@ export class FrameReader {
   end(): void {
     this.splitter.push(this.utf8.end(), this.onLine);
     this.splitter.end(this.onLine);
+  }
+
+  /**
+   * SSE, once the input has ended: the line where an event starts that no blank line ended (the input was cut inside
+   * it, and it is dropped, as the EventSource standard says); 0 when every event was ended.
+   */
+  get openEventLine(): number {
+    return this.eventStart;
   }
 
   /** How many lines the reader has read so far. */

@@ -65,12 +65,14 @@ async function* fed<T>(
 /**
  * Reads the items of a stream, one frame each, with the line where each starts. NDJSON: every non-blank line is an
  * item. SSE: every dispatched event is an item (parsed by eventsource-parser); comments and `retry:` are skipped, and
- * an event still open when the input ends is dropped, as the EventSource standard says.
+ * an event still open when the input ends is dropped, as the EventSource standard says: `onCut` hears the line it
+ * starts on (a capture cut short).
  */
 export async function* readFrames(
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
   framing: StreamFraming,
   maxItemLength = DEFAULT_MAX_ITEM_LENGTH,
+  onCut?: (line: number) => void,
 ): AsyncGenerator<Frame> {
   const ready: Frame[] = [];
   const reader = new FrameReader(framing, (frame) => void ready.push(frame), maxItemLength);
@@ -81,6 +83,7 @@ export async function* readFrames(
   }
   reader.end();
   yield* ready.splice(0);
+  if (onCut && reader.openEventLine > 0) onCut(reader.openEventLine);
 }
 
 /**

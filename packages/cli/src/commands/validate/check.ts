@@ -193,7 +193,20 @@ export async function validateStream(
   };
   // NDJSON takes the fast path (no async step per line); SSE goes through the event-stream parser.
   if (framing === 'ndjson') await eachNdjsonItem(chunks, onFrame);
-  else for await (const frame of parseFrames(readFrames(chunks, framing))) onFrame(frame);
+  else {
+    // An event no blank line ends (the capture was cut inside it) is dropped by SSE readers: an invalid item here.
+    const cut = (line: number) => {
+      items++;
+      invalid++;
+      found({
+        line,
+        event: items,
+        pointer: '',
+        message: 'the stream ends inside this event: no blank line ends it, so an SSE reader drops it',
+      });
+    };
+    for await (const frame of parseFrames(readFrames(chunks, framing, undefined, cut))) onFrame(frame);
+  }
   if (check) for (const issue of check.end()) report(issue);
   else if (items === 0) found({ pointer: '', message: 'the stream holds no items' });
   return { items, invalid };

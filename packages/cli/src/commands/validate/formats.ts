@@ -4,8 +4,9 @@ import { isSessionHeader } from '../inspect/session.js';
 
 /**
  * How an input is read: one JSON (or YAML) document, a stream of items, a saved session, or a JSON-RPC transcript
- * (newline-delimited messages in both directions, as on a stdio transport). `auto` decides per file, and never picks
- * `jsonrpc`: a transcript is asked for by name.
+ * (newline-delimited messages in both directions, as on a stdio transport). `auto` decides per file: by the extension,
+ * else by the first bytes; and an NDJSON input whose first line is a JSON-RPC request or notification (or a batch
+ * opening with one) is a transcript when no `--type` is given (see opensJsonRpcExchange).
  */
 export type InputFormat = 'auto' | 'json' | 'yaml' | 'ndjson' | 'sse' | 'session' | 'jsonrpc';
 
@@ -76,4 +77,29 @@ export async function collect(chunks: AsyncIterable<string | Uint8Array>): Promi
   let text = '';
   for await (const c of chunks) text += typeof c === 'string' ? c : decoder.decode(c, { stream: true });
   return text + decoder.decode();
+}
+
+/**
+ * Whether the first line of an NDJSON input is a JSON-RPC 2.0 request or notification (or a batch whose first member
+ * is one): the input is then an exchange of messages, read as a transcript, whose results are checked against the
+ * methods that asked for them. A stream that opens with a response (a captured answer, one envelope per line) stays a
+ * stream of items.
+ */
+export function opensJsonRpcExchange(head: string): boolean {
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  const newline = text.indexOf('\n');
+  let first: unknown;
+  try {
+    first = JSON.parse(newline < 0 ? text : text.slice(0, newline));
+  } catch {
+    return false;
+  }
+  const message = Array.isArray(first) ? first[0] : first;
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    !Array.isArray(message) &&
+    Reflect.get(message, 'jsonrpc') === '2.0' &&
+    typeof Reflect.get(message, 'method') === 'string'
+  );
 }

@@ -23,6 +23,8 @@ interface MethodTypes {
   /** The params of the OpenRPC document's methods, for a protocol whose types are the params, not the messages. */
   params: Map<string, string>;
   results: Map<string, string>;
+  /** Whether a line may hold a batch (false: the protocol takes none). */
+  batches: boolean;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -36,6 +38,7 @@ async function methodTypes(binding: ProtocolBinding): Promise<MethodTypes> {
     notifications: new Map(),
     params: new Map(),
     results: new Map(),
+    batches: surface?.rpc?.batches !== false,
   };
   for (const schema of surface?.schemas ?? []) {
     const name = typeof schema.title === 'string' ? schema.title : undefined;
@@ -182,6 +185,17 @@ export async function validateJsonRpcTranscript(
     if (frame.value.length === 0) {
       messages++;
       return found({ ...at, pointer: '', message: 'an empty batch', rule: 'json-rpc-2.0' });
+    }
+    if (!types.batches) {
+      // Counted as the first member's issue (it is read as one message); each member is still checked.
+      messages++;
+      found({
+        ...at,
+        pointer: '',
+        message: `a batch of ${frame.value.length}: ${binding.protocol}@${binding.version} takes no JSON-RPC batches (send each message on its own)`,
+        rule: 'json-rpc-2.0',
+      });
+      messages--;
     }
     frame.value.forEach((m, i) => {
       onMessage(m, at, `/${i}`);

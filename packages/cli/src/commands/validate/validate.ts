@@ -7,7 +7,15 @@ import { ExitCode, UsageError } from '../../exit-codes.js';
 import type { Output } from '../../output.js';
 import { resolveBinding, resolveProtocol } from '../../protocols.js';
 import { validateDocument, validateStream } from './check.js';
-import { BY_EXTENSION, FORMATS, type InputFormat, peek, SESSION_SUFFIX, sniff } from './formats.js';
+import {
+  BY_EXTENSION,
+  FORMATS,
+  type InputFormat,
+  opensJsonRpcExchange,
+  peek,
+  SESSION_SUFFIX,
+  sniff,
+} from './formats.js';
 import { expand, type Unreadable } from './inputs.js';
 import { TranscriptUsageError, validateJsonRpcTranscript } from './jsonrpc-transcript.js';
 import {
@@ -111,11 +119,17 @@ export async function validateCommand(
         : file.toLowerCase().endsWith(SESSION_SUFFIX)
           ? 'session'
           : BY_EXTENSION[path.extname(file).toLowerCase()];
-    if (!fileFormat) {
+    // What the name does not say is read from the first bytes; and an NDJSON input that opens a JSON-RPC exchange is
+    // a transcript, unless a --type says what each line is.
+    const auto = format === 'auto';
+    if (!fileFormat || (auto && fileFormat === 'ndjson' && options.type === undefined)) {
       const peeked = await peek(chunks);
-      fileFormat = sniff(peeked.head);
+      fileFormat ??= sniff(peeked.head);
+      if (auto && fileFormat === 'ndjson' && options.type === undefined && opensJsonRpcExchange(peeked.head))
+        fileFormat = 'jsonrpc';
       chunks = peeked.chunks;
     }
+    const sniffedTranscript = auto && fileFormat === 'jsonrpc';
     const result: InputResult = { file: label, format: fileFormat, valid: true, issues: [] };
     const found = (issue: InputIssue) => {
       result.valid = false;
@@ -135,7 +149,12 @@ export async function validateCommand(
       const binding = await resolveBinding(options.protocol);
       counted(
         await validateJsonRpcTranscript(binding, chunks, found).catch((error: unknown) => {
-          throw error instanceof TranscriptUsageError ? new UsageError(error.message) : error;
+          if (!(error instanceof TranscriptUsageError)) throw error;
+          throw new UsageError(
+            sniffedTranscript
+              ? `${error.message}: ${label} was read as a JSON-RPC transcript because its first line is a JSON-RPC request; pass --format ndjson to check its lines as items`
+              : error.message,
+          );
         }),
       );
     } else if (fileFormat === 'json' || fileFormat === 'yaml') {

@@ -63,6 +63,7 @@ export function emitSurface(model: ProtocolModel): Code {
       ? {
           rpc: {
             ...(model.rpc.endpoint ? { endpoint: model.rpc.endpoint } : {}),
+            ...(model.rpc.batches === false ? { batches: false } : {}),
             methods: model.rpc.methods.map((m) => ({
               name: m.name,
               params: withPatternExamples(paramsObjectSchema(m)),

@@ -4910,6 +4910,7 @@ export const SURFACE: Surface = {
  },
  "rpc": {
   "endpoint": "/mcp",
+  "batches": false,
   "methods": [
    {
     "name": "completion/complete",

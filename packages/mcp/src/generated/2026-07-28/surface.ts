@@ -4859,6 +4859,7 @@ export const SURFACE: Surface = {
  },
  "rpc": {
   "endpoint": "/mcp",
+  "batches": false,
   "methods": [
    {
     "name": "completion/complete",
