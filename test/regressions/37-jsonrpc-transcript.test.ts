@@ -122,6 +122,20 @@ describe('37 > a JSON-RPC transcript', () => {
     expect(a2a.out).not.toMatch(/takes no JSON-RPC batches/);
   });
 
+  it('a result of several types (tools/call) is held to the one it has the shape of, named; a bad content tag is one line', async () => {
+    const lines = transcript();
+    lines[7] = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'txt', text: 'sunny' }] } };
+    const got = await validate(write(lines));
+    expect(got.code).toBe(1);
+    const at8 = got.out.split('\n').filter((l) => l.includes('session.jsonl:8:'));
+    expect(at8).toEqual([
+      expect.stringMatching(
+        /\/result\/content\/0\/type: "txt" names none of the union's variants \(CallToolResult\)/,
+      ),
+    ]);
+    expect(got.out).not.toMatch(/rpc_tools_call_result|CreateTaskResult/);
+  });
+
   it('a batch line is checked message by message', async () => {
     const got = await validate(
       write([

@@ -155,8 +155,11 @@ export interface RpcMethodModel {
   /** How params may be sent: as an object by name, as an array by position, or either (OpenRPC's default). */
   paramStructure: 'by-name' | 'by-position' | 'either';
   params: RpcParamModel[];
-  /** The result: its public type when it is exactly a reference to one, and its schema (refs as `$id`s). */
-  result: { typeName?: string; schema: Record<string, unknown> };
+  /**
+   * The result: its public type when it is exactly a reference to one, the public types of a result that is one of
+   * several (`anyOf`/`oneOf` of references: `union`), and its schema (refs as `$id`s).
+   */
+  result: { typeName?: string; union?: string[]; schema: Record<string, unknown> };
   /** The errors the method declares, sorted by code. */
   errors: Array<{ code: number; message: string }>;
   /** For a method whose answer is a stream (`x-stream`): how the stream is framed; each item is one result. */

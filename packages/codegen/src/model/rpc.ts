@@ -25,6 +25,10 @@ export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefine
     const result = ctx.deref(m.result);
     const resultSchema = isRecord(result) && isRecord(result.schema) ? result.schema : {};
     const typeName = ctx.typeOf(resultSchema);
+    // A result that is one of several public types: each named, so a checker can say which one a result missed.
+    const branches = resultSchema.anyOf ?? resultSchema.oneOf;
+    const union = Array.isArray(branches) ? branches.map((b) => ctx.typeOf(b)) : [];
+    const named = union.length > 1 && union.every((t) => t !== undefined) ? union : undefined;
     const framing = typeof m[RPC_STREAM] === 'string' ? streamFraming(m[RPC_STREAM]) : undefined;
     const structure =
       m.paramStructure === 'by-name' || m.paramStructure === 'by-position' ? m.paramStructure : 'either';
@@ -40,7 +44,11 @@ export function rpcOf(v: LoadedVersion, types: TypeModel[]): RpcModel | undefine
           schema: ctx.toIdRefs(isRecord(p.schema) ? p.schema : {}),
         }),
       ),
-      result: { ...(typeName ? { typeName } : {}), schema: ctx.toIdRefs(resultSchema) },
+      result: {
+        ...(typeName ? { typeName } : {}),
+        ...(named ? { union: named } : {}),
+        schema: ctx.toIdRefs(resultSchema),
+      },
       errors: (Array.isArray(m.errors) ? m.errors : [])
         .map(errorOf)
         .filter((e) => e !== undefined)

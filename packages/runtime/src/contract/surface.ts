@@ -49,6 +49,8 @@ export interface SurfaceRpcMethod {
   paramsType: string;
   /** The validator of the result (a public type, or `rpc_<method>_result`). */
   resultType: string;
+  /** For a result that is one of several public types (`anyOf`/`oneOf` of them): their names. */
+  resultTypes?: readonly string[];
   /** For a method whose answer is a stream: how it is framed (each item one response). */
   stream?: StreamFraming;
   /** The error codes the method declares. */

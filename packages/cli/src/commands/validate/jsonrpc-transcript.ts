@@ -23,6 +23,10 @@ interface MethodTypes {
   /** The params of the OpenRPC document's methods, for a protocol whose types are the params, not the messages. */
   params: Map<string, string>;
   results: Map<string, string>;
+  /** The public types of a result that is one of several (tools/call: CallToolResult or CreateTaskResult). */
+  unions: Map<string, readonly string[]>;
+  /** The properties each type requires at its root, by type name. */
+  required: Map<string, readonly string[]>;
   /** Whether a line may hold a batch (false: the protocol takes none). */
   batches: boolean;
 }
@@ -38,10 +42,17 @@ async function methodTypes(binding: ProtocolBinding): Promise<MethodTypes> {
     notifications: new Map(),
     params: new Map(),
     results: new Map(),
+    unions: new Map(),
+    required: new Map(),
     batches: surface?.rpc?.batches !== false,
   };
   for (const schema of surface?.schemas ?? []) {
     const name = typeof schema.title === 'string' ? schema.title : undefined;
+    if (name && Array.isArray(schema.required))
+      types.required.set(
+        name,
+        schema.required.filter((r): r is string => typeof r === 'string'),
+      );
     const method = methodConst(schema);
     if (!name || method === undefined || !binding.validators[name]) continue;
     const required = Array.isArray(schema.required) ? schema.required : [];
@@ -50,6 +61,8 @@ async function methodTypes(binding: ProtocolBinding): Promise<MethodTypes> {
   }
   for (const m of surface?.rpc?.methods ?? []) {
     if (binding.validators[m.resultType]) types.results.set(m.name, m.resultType);
+    const union = m.resultTypes?.filter((t) => binding.validators[t]);
+    if (union && union.length === m.resultTypes?.length) types.unions.set(m.name, union);
     if (binding.validators[m.paramsType]) types.params.set(m.name, m.paramsType);
   }
   for (const [method, request] of types.requests) {
@@ -110,6 +123,35 @@ export async function validateJsonRpcTranscript(
         ...got(value, issue.pointer),
         type,
       });
+  };
+  /**
+   * A value that may be any of several types: valid when one of them takes it; otherwise the issues of the type it
+   * comes closest to, named by that type, instead of every type's: of the types whose required members it has (a
+   * CallToolResult's `content`, a CreateTaskResult's `task`), else of all, the one with the fewest issues.
+   */
+  const checkAsOneOf = (
+    names: readonly string[],
+    value: unknown,
+    at: Omit<InputIssue, 'pointer' | 'message'>,
+    prefix: string,
+  ) => {
+    const has = (name: string) =>
+      isObject(value) && (types.required.get(name) ?? []).every((k) => Object.hasOwn(value, k));
+    const shaped = names.filter(has);
+    let closest: string | undefined;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (const name of shaped.length > 0 ? shaped : names) {
+      const validator = binding.validators[name];
+      if (!validator) continue;
+      const issues = check(validator, value).length;
+      if (issues < fewest) {
+        fewest = issues;
+        closest = name;
+      }
+    }
+    // Valid as one of the types: nothing to say.
+    if (names.some((name) => binding.validators[name]?.(value))) return;
+    if (closest) checkAs(closest, value, at, prefix);
   };
   const onMessage = (message: unknown, at: Omit<InputIssue, 'pointer' | 'message'>, base: string) => {
     messages++;
@@ -172,6 +214,8 @@ export async function validateJsonRpcTranscript(
     }
     // An error may answer what could not be read (id null); a result always answers a request that was sent.
     if (method === undefined) return rule('/id', `answers no request sent before it (id ${key})`);
+    const union = types.unions.get(method);
+    if (union) return checkAsOneOf(union, message.result, at, `${base}/result`);
     const resultType = types.results.get(method);
     if (resultType) checkAs(resultType, message.result, at, `${base}/result`);
   };

@@ -69,6 +69,7 @@ export function emitSurface(model: ProtocolModel): Code {
               params: withPatternExamples(paramsObjectSchema(m)),
               paramsType: rpcValidatorName(m, 'params'),
               resultType: m.result.typeName ?? rpcValidatorName(m, 'result'),
+              ...(m.result.union ? { resultTypes: m.result.union } : {}),
               ...(m.stream ? { stream: m.stream } : {}),
               errors: m.errors.map((e) => e.code),
             })),

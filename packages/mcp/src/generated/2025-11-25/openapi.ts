@@ -56,8 +56,8 @@ export interface components {
             /** @description Media type of the audio, such as `audio/wav` or `audio/mpeg`; which types work depends on the model provider. */
             mimeType: string;
             /**
-             * @description Content kind discriminator; always `audio`.
-             * @constant
+             * @description Content kind discriminator; always `audio`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "audio";
         } & {
@@ -433,7 +433,12 @@ export interface components {
          * ContentBlock
          * @description One piece of content in a prompt message or tool result: text, image, audio, a link to a resource, or an embedded resource. The `type` field says which.
          */
-        ContentBlock: components["schemas"]["TextContent"] | components["schemas"]["ImageContent"] | components["schemas"]["AudioContent"] | components["schemas"]["ResourceLink"] | components["schemas"]["EmbeddedResource"];
+        ContentBlock: ({
+            /** @description Which kind of content this block is. */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        }) & (components["schemas"]["TextContent"] | components["schemas"]["ImageContent"] | components["schemas"]["AudioContent"] | components["schemas"]["ResourceLink"] | components["schemas"]["EmbeddedResource"]);
         /**
          * CreateMessageRequest
          * @description Server asks the client to run an LLM completion. The client chooses the model, and should let the user review the request and the generated reply (human in the loop).
@@ -697,8 +702,8 @@ export interface components {
             /** @description The contents, as text or a base64 blob, with the resource's URI. */
             resource: components["schemas"]["TextResourceContents"] | components["schemas"]["BlobResourceContents"];
             /**
-             * @description Content kind discriminator; always `resource`.
-             * @constant
+             * @description Content kind discriminator; always `resource`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "resource";
         } & {
@@ -909,8 +914,8 @@ export interface components {
             /** @description Media type of the image, such as `image/png`; which types work depends on the model provider. */
             mimeType: string;
             /**
-             * @description Content kind discriminator; always `image`.
-             * @constant
+             * @description Content kind discriminator; always `image`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "image";
         } & {
@@ -1863,8 +1868,8 @@ export interface components {
             /** @description Human-friendly display name for user interfaces; when absent, show `name`. */
             title?: string;
             /**
-             * @description Always `resource_link`.
-             * @constant
+             * @description Always `resource_link`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "resource_link";
             /**
@@ -2372,8 +2377,8 @@ export interface components {
             /** @description The text itself. */
             text: string;
             /**
-             * @description Always `text`.
-             * @constant
+             * @description Always `text`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "text";
         } & {

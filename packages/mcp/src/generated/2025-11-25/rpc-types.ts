@@ -26,7 +26,8 @@ export type ProgressToken = (string | number)
  * This interface was referenced by `AllTypes`'s JSON-Schema
  * via the `definition` "ContentBlock".
  */
-export type ContentBlock = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource)
+export type ContentBlock = (ContentBlock1 & ContentBlock2)
+export type ContentBlock1 = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource)
 /**
  * Reply to `tasks/cancel`: the task's state after cancellation (status normally `cancelled`), optionally with `_meta`.
  * 
@@ -557,6 +558,13 @@ text: string
  * URI of the resource these contents belong to.
  */
 uri: string
+[k: string]: unknown | undefined
+}
+export interface ContentBlock2 {
+/**
+ * Which kind of content this block is.
+ */
+type: string
 [k: string]: unknown | undefined
 }
 /**

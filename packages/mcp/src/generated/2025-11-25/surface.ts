@@ -727,7 +727,27 @@ export const SURFACE: Surface = {
    "$id": "https://agentproto.dev/schemas/mcp/2025-11-25/ContentBlock.schema.json",
    "title": "ContentBlock",
    "description": "One piece of content in a prompt message or tool result: text, image, audio, a link to a resource, or an embedded resource. The `type` field says which.",
-   "anyOf": [
+   "type": "object",
+   "required": [
+    "type"
+   ],
+   "properties": {
+    "type": {
+     "description": "Which kind of content this block is.",
+     "type": "string"
+    }
+   },
+   "discriminator": {
+    "propertyName": "type",
+    "mapping": {
+     "text": "TextContent.schema.json",
+     "image": "ImageContent.schema.json",
+     "audio": "AudioContent.schema.json",
+     "resource_link": "ResourceLink.schema.json",
+     "resource": "EmbeddedResource.schema.json"
+    }
+   },
+   "oneOf": [
     {
      "$ref": "TextContent.schema.json"
     },
@@ -5317,6 +5337,10 @@ export const SURFACE: Surface = {
     },
     "paramsType": "rpc_tools_call_params",
     "resultType": "rpc_tools_call_result",
+    "resultTypes": [
+     "CallToolResult",
+     "CreateTaskResult"
+    ],
     "errors": [
      -32042
     ]

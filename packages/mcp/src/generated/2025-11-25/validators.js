@@ -855,7 +855,7 @@ export const CallToolRequestParams = fastFirst(fast35, validate27);
 
 export const CallToolResult = fastFirst(fast46, validate29);
 const schema42 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolResult.schema.json","type":"object","required":["content"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"content":{"type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"type":"boolean"},"structuredContent":{"type":"object","additionalProperties":{}}}};
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ContentBlock.schema.json","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ResourceLink.schema.json"},{"$ref":"EmbeddedResource.schema.json"}]};
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ContentBlock.schema.json","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ResourceLink.schema.json"},{"$ref":"EmbeddedResource.schema.json"}]};
 const schema44 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TextContent.schema.json","type":"object","required":["text","type"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"annotations":{"$ref":"Annotations.schema.json"},"text":{"type":"string"},"type":{"type":"string","const":"text"}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -956,7 +956,7 @@ return errors === 0;
 
 const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ImageContent.schema.json","type":"object","required":["data","mimeType","type"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"annotations":{"$ref":"Annotations.schema.json"},"data":{"type":"string","format":"byte"},"mimeType":{"type":"string"},"type":{"type":"string","const":"image"}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ImageContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1083,14 +1083,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
 const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceLink.schema.json","type":"object","required":["name","type","uri"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"annotations":{"$ref":"Annotations.schema.json"},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"type":"string","const":"resource_link"},"uri":{"type":"string","format":"uri"}}};
 const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Icon.schema.json","type":"object","required":["src"],"properties":{"mimeType":{"type":"string"},"sizes":{"type":"array","items":{"type":"string"}},"src":{"type":"string","format":"uri"},"theme":{"type":"string","enum":["dark","light"]}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceLink.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1395,14 +1395,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
 
 const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EmbeddedResource.schema.json","type":"object","required":["resource","type"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"annotations":{"$ref":"Annotations.schema.json"},"resource":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]},"type":{"type":"string","const":"resource"}}};
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TextResourceContents.schema.json","type":"object","required":["text","uri"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EmbeddedResource.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1941,7 +1941,7 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
@@ -1950,103 +1950,9 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
-const tag0 = data.type;
-if(tag0 === "text"){
-pick0 = 0;
-}
-else if(tag0 === "image"){
-pick0 = 1;
-}
-else if(tag0 === "audio"){
-pick0 = 2;
-}
-else if(tag0 === "resource_link"){
-pick0 = 3;
-}
-else if(tag0 === "resource"){
-pick0 = 4;
-}
-}
-if(pick0 === 0){
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 1){
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 2){
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 3){
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 4){
-if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-}
-else {
-let valid1 = false;
-const _errs6 = errors;
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs7 = errors;
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs8 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs9 = errors;
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs10 = errors;
-if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs10 === errors;
-valid1 = valid1 || _valid0;
-}
-}
-}
-}
-if(!valid1){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2055,17 +1961,81 @@ vErrors.push(err0);
 }
 errors++;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-vErrors = null;
+vErrors.push(err1);
+}
+errors++;
 }
 }
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+errors = vErrors.length;
 }
+}
+else if(tag0 === "image"){
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource_link"){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource"){
+if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+errors = vErrors.length;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 validate30.errors = vErrors;
 return errors === 0;
@@ -2166,10 +2136,10 @@ validate29.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelTaskRequest = fastFirst(fast99, validate50);
+export const CancelTaskRequest = fastFirst(fast101, validate45);
 const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"tasks/cancel"},"params":{"type":"object","required":["taskId"],"properties":{"taskId":{"type":"string"}}}}};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2364,15 +2334,15 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelTaskResult = fastFirst(fast105, validate51);
+export const CancelTaskResult = fastFirst(fast107, validate46);
 const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskResult.schema.json","allOf":[{"type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"type":"string"},"lastUpdatedAt":{"type":"string"},"pollInterval":{"type":"integer"},"status":{"$ref":"TaskStatus.schema.json"},"statusMessage":{"type":"string"},"taskId":{"type":"string"},"ttl":{"type":["integer","null"]}}}]};
 const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatus.schema.json","type":"string","enum":["cancelled","completed","failed","input_required","working"]};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2562,15 +2532,15 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelledNotification = fastFirst(fast117, validate52);
+export const CancelledNotification = fastFirst(fast119, validate47);
 const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/cancelled"},"params":{"$ref":"CancelledNotificationParams.schema.json"}}};
 const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json","type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}},"reason":{"type":"string"},"requestId":{"$ref":"RequestId.schema.json"}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2669,12 +2639,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2756,8 +2726,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate53(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+if(!(validate48(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
 errors = vErrors.length;
 }
 }
@@ -2772,16 +2742,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelledNotificationParams = fastFirst(fast121, validate53);
+export const CancelledNotificationParams = fastFirst(fast123, validate48);
 
-export const ClientCapabilities = fastFirst(fast126, validate55);
+export const ClientCapabilities = fastFirst(fast128, validate50);
 const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientCapabilities.schema.json","type":"object","properties":{"elicitation":{"type":"object","properties":{"form":{"type":"object","properties":{},"additionalProperties":true},"url":{"type":"object","properties":{},"additionalProperties":true}}},"experimental":{"type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"roots":{"type":"object","properties":{"listChanged":{"type":"boolean"}}},"sampling":{"type":"object","properties":{"context":{"type":"object","properties":{},"additionalProperties":true},"tools":{"type":"object","properties":{},"additionalProperties":true}}},"tasks":{"type":"object","properties":{"cancel":{"type":"object","properties":{},"additionalProperties":true},"list":{"type":"object","properties":{},"additionalProperties":true},"requests":{"type":"object","properties":{"elicitation":{"type":"object","properties":{"create":{"type":"object","properties":{},"additionalProperties":true}}},"sampling":{"type":"object","properties":{"createMessage":{"type":"object","properties":{},"additionalProperties":true}}}}}}}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3064,16 +3034,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
 
-export const ClientNotification = fastFirst(fast145, validate56);
+export const ClientNotification = fastFirst(fast147, validate51);
 const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientNotification.schema.json","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"InitializedNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"RootsListChangedNotification.schema.json"}]};
 const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/initialized"},"params":{"$ref":"NotificationParams.schema.json"}}};
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json","type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3185,14 +3155,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
 
 const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/progress"},"params":{"$ref":"ProgressNotificationParams.schema.json"}}};
 const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken.schema.json"},"total":{"type":"number"}}};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3337,12 +3307,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3424,8 +3394,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate61(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate56(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
 }
@@ -3440,14 +3410,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
 const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/tasks/status"},"params":{"$ref":"TaskStatusNotificationParams.schema.json"}}};
 const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotificationParams.schema.json","allOf":[{"type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}}}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"type":"string"},"lastUpdatedAt":{"type":"string"},"pollInterval":{"type":"integer"},"status":{"$ref":"TaskStatus.schema.json"},"statusMessage":{"type":"string"},"taskId":{"type":"string"},"ttl":{"type":["integer","null"]}}}]};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3637,12 +3607,12 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatusNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3724,8 +3694,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate65(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate60(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 }
@@ -3740,13 +3710,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
 const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RootsListChangedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/roots/list_changed"},"params":{"$ref":"NotificationParams.schema.json"}}};
 
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RootsListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3858,12 +3828,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate68.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3888,72 +3858,72 @@ pick0 = 4;
 }
 }
 if(pick0 === 0){
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate53(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 2){
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 3){
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 4){
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate53(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs9 = errors;
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs10 = errors;
-if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -3984,17 +3954,17 @@ vErrors = null;
 }
 }
 }
-validate56.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
 
-export const ClientRequest = fastFirst(fast182, validate75);
+export const ClientRequest = fastFirst(fast184, validate70);
 const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientRequest.schema.json","anyOf":[{"$ref":"InitializeRequest.schema.json"},{"$ref":"PingRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscribeRequest.schema.json"},{"$ref":"UnsubscribeRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"SetLevelRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"initialize"},"params":{"$ref":"InitializeRequestParams.schema.json"}}};
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json","type":"object","required":["capabilities","clientInfo","protocolVersion"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"capabilities":{"$ref":"ClientCapabilities.schema.json"},"clientInfo":{"$ref":"Implementation.schema.json"},"protocolVersion":{"type":"string"}}};
 const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json","type":"object","required":["name","version"],"properties":{"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"},"websiteUrl":{"type":"string","format":"uri"}}};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4232,12 +4202,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate73.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4626,8 +4596,8 @@ errors++;
 }
 }
 if(data.clientInfo !== undefined){
-if(!(validate78(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate73(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData}))){
+vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
 }
@@ -4654,12 +4624,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4807,8 +4777,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate77(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate72(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 }
@@ -4823,14 +4793,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate76.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PingRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"ping"},"params":{"$ref":"RequestParams.schema.json"}}};
 const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json","type":"object","properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}}}};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4917,12 +4887,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate83.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PingRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5060,8 +5030,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate78(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
@@ -5076,14 +5046,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
 const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json","type":"object","properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"cursor":{"type":"string"}}};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5182,12 +5152,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5325,8 +5295,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate82(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 }
@@ -5341,13 +5311,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate86.errors = vErrors;
+validate81.errors = vErrors;
 return errors === 0;
 }
 
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/templates/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5485,8 +5455,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate82(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 }
@@ -5501,14 +5471,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate90.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
 const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/read"},"params":{"$ref":"ReadResourceRequestParams.schema.json"}}};
 const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"type":"string","format":"uri"}}};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5630,12 +5600,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate94.errors = vErrors;
+validate89.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5783,8 +5753,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate94(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate89(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 }
@@ -5799,14 +5769,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/subscribe"},"params":{"$ref":"SubscribeRequestParams.schema.json"}}};
 const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"type":"string","format":"uri"}}};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5928,12 +5898,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6081,8 +6051,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate98(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate93(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 }
@@ -6097,14 +6067,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
 const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/unsubscribe"},"params":{"$ref":"UnsubscribeRequestParams.schema.json"}}};
 const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"type":"string","format":"uri"}}};
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6226,12 +6196,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate102.errors = vErrors;
+validate97.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6379,8 +6349,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate102(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+if(!(validate97(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
 }
@@ -6395,13 +6365,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate101.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
 const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"prompts/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6539,8 +6509,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate82(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 }
@@ -6555,14 +6525,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
 const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"prompts/get"},"params":{"$ref":"GetPromptRequestParams.schema.json"}}};
 const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json","type":"object","required":["name"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"arguments":{"type":"object","additionalProperties":{"type":"string"}},"name":{"type":"string"}}};
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6698,12 +6668,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6851,8 +6821,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate109(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate104(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
 errors = vErrors.length;
 }
 }
@@ -6867,13 +6837,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate108.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
 
 const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"tools/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7011,8 +6981,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate82(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 }
@@ -7027,13 +6997,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
 
 const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"tasks/get"},"params":{"type":"object","required":["taskId"],"properties":{"taskId":{"type":"string"}}}}};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7228,13 +7198,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
 
 const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"tasks/result"},"params":{"type":"object","required":["taskId"],"properties":{"taskId":{"type":"string"}}}}};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7429,13 +7399,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
 
 const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"tasks/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7573,8 +7543,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate82(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 }
@@ -7589,7 +7559,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
@@ -7597,7 +7567,7 @@ const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json","type":"object","required":["level"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"level":{"$ref":"LoggingLevel.schema.json"}}};
 const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingLevel.schema.json","type":"string","enum":["alert","critical","debug","emergency","error","info","notice","warning"]};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7717,12 +7687,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7870,8 +7840,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate125(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate120(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
 errors = vErrors.length;
 }
 }
@@ -7886,7 +7856,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
 
@@ -7896,7 +7866,7 @@ const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplateReference.schema.json","type":"object","required":["type","uri"],"properties":{"type":{"type":"string","const":"ref/resource"},"uri":{"type":"string","format":"uri-template"}}};
 const formats34 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8472,12 +8442,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate129.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8625,8 +8595,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate129(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(!(validate124(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 }
@@ -8641,12 +8611,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8707,62 +8677,62 @@ pick0 = 16;
 }
 }
 if(pick0 === 0){
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 2){
-if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 3){
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 4){
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate88(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 5){
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 6){
-if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 7){
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 8){
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 9){
-if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+if(!(validate107(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
 errors = vErrors.length;
 }
 }
@@ -8773,118 +8743,118 @@ errors = vErrors.length;
 }
 }
 else if(pick0 === 11){
+if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 12){
+if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 13){
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 14){
 if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 }
-else if(pick0 === 12){
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 13){
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 14){
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-errors = vErrors.length;
-}
-}
 else if(pick0 === 15){
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate119(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 16){
-if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs18 = errors;
-if(!(validate76(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+if(!(validate71(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs19 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs20 = errors;
-if(!(validate86(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs20 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs21 = errors;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs22 = errors;
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate88(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs22 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs23 = errors;
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs23 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs24 = errors;
-if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs25 = errors;
-if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs26 = errors;
-if(!(validate108(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs26 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs27 = errors;
-if(!(validate112(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+if(!(validate107(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs27 === errors;
@@ -8899,48 +8869,48 @@ var _valid0 = _errs28 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs29 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs29 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs30 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs30 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs31 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs31 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs32 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs32 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs33 = errors;
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate119(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs33 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs34 = errors;
-if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(!(validate123(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs34 === errors;
@@ -8983,18 +8953,18 @@ vErrors = null;
 }
 }
 }
-validate75.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
 
-export const ClientResult = fastFirst(fast331, validate149);
+export const ClientResult = fastFirst(fast333, validate144);
 const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ClientResult.schema.json","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CreateMessageResult.schema.json"},{"$ref":"ListRootsResult.schema.json"},{"$ref":"ElicitResult.schema.json"}]};
 const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Result.schema.json","type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}}},"additionalProperties":{}};
 const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadResult.schema.json","type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}}},"additionalProperties":{}};
 const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitResult.schema.json","type":"object","required":["action"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"action":{"type":"string","enum":["accept","cancel","decline"]},"content":{"type":"object","additionalProperties":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"}]}]}}}};
 const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskResult.schema.json","allOf":[{"type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}}},"additionalProperties":{}},{"type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"type":"string"},"lastUpdatedAt":{"type":"string"},"pollInterval":{"type":"integer"},"status":{"$ref":"TaskStatus.schema.json"},"statusMessage":{"type":"string"},"taskId":{"type":"string"},"ttl":{"type":["integer","null"]}}}]};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9184,14 +9154,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksResult.schema.json","type":"object","required":["tasks"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"nextCursor":{"type":"string"},"tasks":{"type":"array","items":{"$ref":"Task.schema.json"}}}};
 const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Task.schema.json","type":"object","required":["createdAt","lastUpdatedAt","status","taskId","ttl"],"properties":{"createdAt":{"type":"string"},"lastUpdatedAt":{"type":"string"},"pollInterval":{"type":"integer"},"status":{"$ref":"TaskStatus.schema.json"},"statusMessage":{"type":"string"},"taskId":{"type":"string"},"ttl":{"type":["integer","null"]}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Task.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9354,12 +9324,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate149.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListTasksResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9406,8 +9376,8 @@ let data2 = data.tasks;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate154(data2[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate149(data2[i0], {instancePath:instancePath+"/tasks/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
 }
@@ -9434,7 +9404,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
 
@@ -9442,7 +9412,7 @@ const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolUseContent.schema.json","type":"object","required":["id","input","name","type"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"id":{"type":"string"},"input":{"type":"object","additionalProperties":{}},"name":{"type":"string"},"type":{"type":"string","const":"tool_use"}}};
 const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolResultContent.schema.json","type":"object","required":["content","toolUseId","type"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"content":{"type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"type":"boolean"},"structuredContent":{"type":"object","additionalProperties":{}},"toolUseId":{"type":"string"},"type":{"type":"string","const":"tool_result"}}};
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolResultContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9587,13 +9557,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate161.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
 
 const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessageContentBlock.schema.json","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"}]};
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessageContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9624,8 +9594,8 @@ errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
@@ -9767,8 +9737,8 @@ errors++;
 }
 }
 else if(pick0 === 4){
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 }
@@ -9783,8 +9753,8 @@ var _valid0 = _errs20 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate34(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
@@ -9932,8 +9902,8 @@ var _valid0 = _errs23 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
 const _errs38 = errors;
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs38 === errors;
@@ -9964,12 +9934,12 @@ vErrors = null;
 }
 }
 }
-validate164.errors = vErrors;
+validate159.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10032,8 +10002,8 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
-if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate33(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -10181,8 +10151,8 @@ var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs24 = errors;
-if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate156(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -10192,8 +10162,8 @@ const _errs25 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate159(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
 errors = vErrors.length;
 }
 }
@@ -10295,14 +10265,14 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
 
 const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsResult.schema.json","type":"object","required":["roots"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"roots":{"type":"array","items":{"$ref":"Root.schema.json"}}}};
 const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Root.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"name":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10436,12 +10406,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate175.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ClientResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10479,8 +10449,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs8 = errors;
-if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -10518,32 +10488,32 @@ var _valid0 = _errs9 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs17 = errors;
-if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs17 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs18 = errors;
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs19 = errors;
-if(!(validate175(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
@@ -10782,18 +10752,18 @@ vErrors = null;
 }
 }
 }
-validate149.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
 
-export const CompleteRequest = fastFirst(fast307, validate128);
+export const CompleteRequest = fastFirst(fast309, validate123);
 
-export const CompleteRequestParams = fastFirst(fast312, validate129);
+export const CompleteRequestParams = fastFirst(fast314, validate124);
 
-export const CompleteResult = fastFirst(fast412, validate177);
+export const CompleteResult = fastFirst(fast414, validate172);
 const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteResult.schema.json","type":"object","required":["completion"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"completion":{"type":"object","required":["values"],"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"type":"array","items":{"type":"string"}}}}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CompleteResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10912,19 +10882,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
 
 export const ContentBlock = fastFirst(fast51, validate30);
 
-export const CreateMessageRequest = fastFirst(fast420, validate178);
+export const CreateMessageRequest = fastFirst(fast422, validate173);
 const schema148 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"sampling/createMessage"},"params":{"$ref":"CreateMessageRequestParams.schema.json"}}};
 const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequestParams.schema.json","type":"object","required":["maxTokens","messages"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"includeContext":{"type":"string","enum":["allServers","none","thisServer"]},"maxTokens":{"type":"integer"},"messages":{"type":"array","items":{"$ref":"SamplingMessage.schema.json"}},"metadata":{"type":"object","properties":{},"additionalProperties":true},"modelPreferences":{"$ref":"ModelPreferences.schema.json"},"stopSequences":{"type":"array","items":{"type":"string"}},"systemPrompt":{"type":"string"},"task":{"$ref":"TaskMetadata.schema.json"},"temperature":{"type":"number"},"toolChoice":{"$ref":"ToolChoice.schema.json"},"tools":{"type":"array","items":{"$ref":"Tool.schema.json"}}}};
 const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolChoice.schema.json","type":"object","properties":{"mode":{"type":"string","enum":["auto","none","required"]}}};
 const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessage.schema.json","type":"object","required":["content","role"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"content":{"anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"items":{"$ref":"SamplingMessageContentBlock.schema.json"},"type":"array"}]},"role":{"$ref":"Role.schema.json"}}};
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SamplingMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10977,8 +10947,8 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
-if(!(validate34(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate33(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -11126,8 +11096,8 @@ var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs24 = errors;
-if(!(validate161(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate156(data1, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -11137,8 +11107,8 @@ const _errs25 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate164(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+if(!(validate159(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
 errors = vErrors.length;
 }
 }
@@ -11216,14 +11186,14 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate180.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
 
 const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelPreferences.schema.json","type":"object","properties":{"costPriority":{"type":"number","maximum":1,"minimum":0},"hints":{"type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"type":"number","maximum":1,"minimum":0},"speedPriority":{"type":"number","maximum":1,"minimum":0}}};
 const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ModelHint.schema.json","type":"object","properties":{"name":{"type":"string"}}};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ModelPreferences.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11387,7 +11357,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
@@ -11395,7 +11365,7 @@ const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolAnnotations.schema.json","type":"object","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}}};
 const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolExecution.schema.json","type":"object","properties":{"taskSupport":{"type":"string","enum":["forbidden","optional","required"]}}};
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11960,12 +11930,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-validate189.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12102,8 +12072,8 @@ let data4 = data.messages;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate180(data4[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
+if(!(validate175(data4[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 }
@@ -12135,8 +12105,8 @@ errors++;
 }
 }
 if(data.modelPreferences !== undefined){
-if(!(validate187(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate182(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 }
@@ -12264,8 +12234,8 @@ let data16 = data.tools;
 if(Array.isArray(data16)){
 const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate189(data16[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data16,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate184(data16[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data16,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 }
@@ -12292,12 +12262,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate179.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12445,8 +12415,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate179(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate174(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 }
@@ -12461,18 +12431,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate178.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
 
-export const CreateMessageRequestParams = fastFirst(fast425, validate179);
+export const CreateMessageRequestParams = fastFirst(fast427, validate174);
 
-export const CreateMessageResult = fastFirst(fast365, validate157);
+export const CreateMessageResult = fastFirst(fast367, validate152);
 
-export const CreateTaskResult = fastFirst(fast492, validate192);
+export const CreateTaskResult = fastFirst(fast494, validate187);
 const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json","type":"object","required":["task"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"task":{"$ref":"Task.schema.json"}}};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12503,8 +12473,8 @@ errors++;
 }
 }
 if(data.task !== undefined){
-if(!(validate154(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate149(data.task, {instancePath:instancePath+"/task",parentData:data,parentDataProperty:"task",rootData}))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
 }
@@ -12519,14 +12489,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate192.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
-export const Cursor = fastFirst(fast496, validate194);
+export const Cursor = fastFirst(fast498, validate189);
 const schema164 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Cursor.schema.json","type":"string"};
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Cursor.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12540,16 +12510,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate194.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
 
-export const ElicitRequest = fastFirst(fast497, validate195);
+export const ElicitRequest = fastFirst(fast499, validate190);
 const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"elicitation/create"},"params":{"$ref":"ElicitRequestParams.schema.json"}}};
 const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestParams.schema.json","anyOf":[{"$ref":"ElicitRequestURLParams.schema.json"},{"$ref":"ElicitRequestFormParams.schema.json"}]};
 const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestURLParams.schema.json","type":"object","required":["elicitationId","message","mode","url"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"elicitationId":{"type":"string"},"message":{"type":"string"},"mode":{"type":"string","const":"url"},"task":{"$ref":"TaskMetadata.schema.json"},"url":{"type":"string","format":"uri"}}};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestURLParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12776,7 +12746,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate197.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
 
@@ -12790,7 +12760,7 @@ const schema179 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TitledMultiSelectEnumSchema.schema.json","type":"object","required":["items","type"],"properties":{"default":{"type":"array","items":{"type":"string"}},"description":{"type":"string"},"items":{"type":"object","required":["anyOf"],"properties":{"anyOf":{"type":"array","items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"type":"string","const":"array"}}};
 const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LegacyTitledEnumSchema.schema.json","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"type":"array","items":{"type":"string"}},"enumNames":{"type":"array","items":{"type":"string"}},"title":{"type":"string"},"type":{"type":"string","const":"string"}}};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PrimitiveSchemaDefinition.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14058,12 +14028,12 @@ vErrors = null;
 }
 }
 }
-validate200.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestFormParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14233,8 +14203,8 @@ if(data4.properties !== undefined){
 let data6 = data4.properties;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key0 in data6){
-if(!(validate200(data6[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate195(data6[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 }
@@ -14352,12 +14322,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate199.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14373,30 +14343,30 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
-if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -14424,12 +14394,12 @@ vErrors = null;
 }
 }
 }
-validate196.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14577,8 +14547,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate196(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+if(!(validate191(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 }
@@ -14593,19 +14563,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
 
-export const ElicitRequestFormParams = fastFirst(fast512, validate199);
+export const ElicitRequestFormParams = fastFirst(fast514, validate194);
 
-export const ElicitRequestParams = fastFirst(fast502, validate196);
+export const ElicitRequestParams = fastFirst(fast504, validate191);
 
-export const ElicitRequestURLParams = fastFirst(fast503, validate197);
+export const ElicitRequestURLParams = fastFirst(fast505, validate192);
 
-export const ElicitResult = fastFirst(fast403, validate206);
+export const ElicitResult = fastFirst(fast405, validate201);
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14811,14 +14781,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate206.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
 
-export const ElicitationCompleteNotification = fastFirst(fast592, validate207);
+export const ElicitationCompleteNotification = fastFirst(fast594, validate202);
 const schema184 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ElicitationCompleteNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/elicitation/complete"},"params":{"type":"object","required":["elicitationId"],"properties":{"elicitationId":{"type":"string"}}}}};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ElicitationCompleteNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14947,16 +14917,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate207.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
 
-export const EmbeddedResource = fastFirst(fast84, validate41);
+export const EmbeddedResource = fastFirst(fast85, validate37);
 
-export const EmptyResult = fastFirst(fast597, validate208);
+export const EmptyResult = fastFirst(fast599, validate203);
 const schema185 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EmptyResult.schema.json","$ref":"Result.schema.json"};
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EmptyResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14987,14 +14957,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate208.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
 
-export const EnumSchema = fastFirst(fast598, validate209);
+export const EnumSchema = fastFirst(fast600, validate204);
 const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/EnumSchema.schema.json","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/EnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15928,14 +15898,14 @@ vErrors = null;
 }
 }
 }
-validate209.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
 
-export const Error = fastFirst(fast599, validate210);
+export const Error = fastFirst(fast601, validate205);
 const schema193 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Error.schema.json","type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}}};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15996,19 +15966,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
 
-export const GetPromptRequest = fastFirst(fast262, validate108);
+export const GetPromptRequest = fastFirst(fast264, validate103);
 
-export const GetPromptRequestParams = fastFirst(fast267, validate109);
+export const GetPromptRequestParams = fastFirst(fast269, validate104);
 
-export const GetPromptResult = fastFirst(fast603, validate211);
+export const GetPromptResult = fastFirst(fast605, validate206);
 const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptResult.schema.json","type":"object","required":["messages"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"description":{"type":"string"},"messages":{"type":"array","items":{"$ref":"PromptMessage.schema.json"}}}};
 const schema195 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptMessage.schema.json","type":"object","required":["content","role"],"properties":{"content":{"$ref":"ContentBlock.schema.json"},"role":{"$ref":"Role.schema.json"}}};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16073,12 +16043,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate212.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16125,8 +16095,8 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate212(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate207(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 }
@@ -16153,15 +16123,15 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate211.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
 
-export const GetTaskPayloadRequest = fastFirst(fast285, validate118);
+export const GetTaskPayloadRequest = fastFirst(fast287, validate113);
 
-export const GetTaskPayloadResult = fastFirst(fast347, validate215);
+export const GetTaskPayloadResult = fastFirst(fast349, validate210);
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16192,17 +16162,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate215.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
 
-export const GetTaskRequest = fastFirst(fast279, validate116);
+export const GetTaskRequest = fastFirst(fast281, validate111);
 
-export const GetTaskResult = fastFirst(fast336, validate150);
+export const GetTaskResult = fastFirst(fast338, validate145);
 
-export const Icon = fastFirst(fast72, validate216);
+export const Icon = fastFirst(fast73, validate211);
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Icon.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16316,14 +16286,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate216.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
 
-export const Icons = fastFirst(fast612, validate217);
+export const Icons = fastFirst(fast614, validate212);
 const schema199 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Icons.schema.json","type":"object","properties":{"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}}}};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Icons.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16468,23 +16438,23 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate217.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
 
-export const ImageContent = fastFirst(fast58, validate34);
+export const ImageContent = fastFirst(fast59, validate33);
 
-export const Implementation = fastFirst(fast194, validate78);
+export const Implementation = fastFirst(fast196, validate73);
 
-export const InitializeRequest = fastFirst(fast183, validate76);
+export const InitializeRequest = fastFirst(fast185, validate71);
 
-export const InitializeRequestParams = fastFirst(fast188, validate77);
+export const InitializeRequestParams = fastFirst(fast190, validate72);
 
-export const InitializeResult = fastFirst(fast615, validate218);
+export const InitializeResult = fastFirst(fast617, validate213);
 const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeResult.schema.json","type":"object","required":["capabilities","protocolVersion","serverInfo"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"capabilities":{"$ref":"ServerCapabilities.schema.json"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation.schema.json"}}};
 const schema202 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerCapabilities.schema.json","type":"object","properties":{"completions":{"type":"object","properties":{},"additionalProperties":true},"experimental":{"type":"object","additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"}},"logging":{"type":"object","properties":{},"additionalProperties":true},"prompts":{"type":"object","properties":{"listChanged":{"type":"boolean"}}},"resources":{"type":"object","properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}}},"tasks":{"type":"object","properties":{"cancel":{"type":"object","properties":{},"additionalProperties":true},"list":{"type":"object","properties":{},"additionalProperties":true},"requests":{"type":"object","properties":{"tools":{"type":"object","properties":{"call":{"type":"object","properties":{},"additionalProperties":true}}}}}}},"tools":{"type":"object","properties":{"listChanged":{"type":"boolean"}}}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/InitializeResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16817,8 +16787,8 @@ errors++;
 }
 }
 if(data.serverInfo !== undefined){
-if(!(validate78(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate73(data.serverInfo, {instancePath:instancePath+"/serverInfo",parentData:data,parentDataProperty:"serverInfo",rootData}))){
+vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
 errors = vErrors.length;
 }
 }
@@ -16833,16 +16803,16 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
 
-export const InitializedNotification = fastFirst(fast146, validate58);
+export const InitializedNotification = fastFirst(fast148, validate53);
 
-export const JSONRPCErrorResponse = fastFirst(fast640, validate220);
+export const JSONRPCErrorResponse = fastFirst(fast642, validate215);
 const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCErrorResponse.schema.json","type":"object","required":["error","jsonrpc"],"properties":{"error":{"$ref":"Error.schema.json"},"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17017,16 +16987,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCMessage = fastFirst(fast644, validate221);
+export const JSONRPCMessage = fastFirst(fast646, validate216);
 const schema206 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCMessage.schema.json","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 const schema207 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17178,13 +17148,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate222.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
 
 const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"result":{"$ref":"Result.schema.json"}}};
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17339,20 +17309,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate224.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate217(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -17445,16 +17415,16 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs12 = errors;
-if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate219(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs13 = errors;
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+if(!(validate215(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -17483,13 +17453,13 @@ vErrors = null;
 }
 }
 }
-validate221.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCNotification = fastFirst(fast651, validate227);
+export const JSONRPCNotification = fastFirst(fast653, validate222);
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17575,16 +17545,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate227.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCRequest = fastFirst(fast645, validate222);
+export const JSONRPCRequest = fastFirst(fast647, validate217);
 
-export const JSONRPCResponse = fastFirst(fast660, validate228);
+export const JSONRPCResponse = fastFirst(fast662, validate223);
 const schema214 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResponse.schema.json","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17599,30 +17569,30 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate219(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+if(!(validate215(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate219(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+if(!(validate215(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -17650,15 +17620,15 @@ vErrors = null;
 }
 }
 }
-validate228.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCResultResponse = fastFirst(fast656, validate224);
+export const JSONRPCResultResponse = fastFirst(fast658, validate219);
 
-export const LegacyTitledEnumSchema = fastFirst(fast579, validate233);
+export const LegacyTitledEnumSchema = fastFirst(fast581, validate228);
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LegacyTitledEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17809,18 +17779,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
 
-export const ListPromptsRequest = fastFirst(fast257, validate105);
+export const ListPromptsRequest = fastFirst(fast259, validate100);
 
-export const ListPromptsResult = fastFirst(fast661, validate234);
+export const ListPromptsResult = fastFirst(fast663, validate229);
 const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsResult.schema.json","type":"object","required":["prompts"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"nextCursor":{"type":"string"},"prompts":{"type":"array","items":{"$ref":"Prompt.schema.json"}}}};
 const schema217 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Prompt.schema.json","type":"object","required":["name"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"arguments":{"type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"type":"string"},"title":{"type":"string"}}};
 const schema218 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptArgument.schema.json","type":"object","required":["name"],"properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}}};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Prompt.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18115,12 +18085,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate235.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListPromptsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18167,8 +18137,8 @@ let data2 = data.prompts;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate235(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate230(data2[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 }
@@ -18195,17 +18165,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
 
-export const ListResourceTemplatesRequest = fastFirst(fast222, validate90);
+export const ListResourceTemplatesRequest = fastFirst(fast224, validate85);
 
-export const ListResourceTemplatesResult = fastFirst(fast682, validate237);
+export const ListResourceTemplatesResult = fastFirst(fast684, validate232);
 const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesResult.schema.json","type":"object","required":["resourceTemplates"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"nextCursor":{"type":"string"},"resourceTemplates":{"type":"array","items":{"$ref":"ResourceTemplate.schema.json"}}}};
 const schema221 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplate.schema.json","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"annotations":{"$ref":"Annotations.schema.json"},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string","format":"uri-template"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplate.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18464,12 +18434,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate238.errors = vErrors;
+validate233.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourceTemplatesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18516,8 +18486,8 @@ let data2 = data.resourceTemplates;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate238(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
+if(!(validate233(data2[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
 errors = vErrors.length;
 }
 }
@@ -18544,17 +18514,17 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate237.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
 
-export const ListResourcesRequest = fastFirst(fast212, validate86);
+export const ListResourcesRequest = fastFirst(fast214, validate81);
 
-export const ListResourcesResult = fastFirst(fast699, validate241);
+export const ListResourcesResult = fastFirst(fast701, validate236);
 const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesResult.schema.json","type":"object","required":["resources"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"nextCursor":{"type":"string"},"resources":{"type":"array","items":{"$ref":"Resource.schema.json"}}}};
 const schema224 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Resource.schema.json","type":"object","required":["name","uri"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"annotations":{"$ref":"Annotations.schema.json"},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Resource.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18826,12 +18796,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListResourcesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18878,8 +18848,8 @@ let data2 = data.resources;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate242(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate237(data2[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 }
@@ -18906,14 +18876,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate241.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
 
-export const ListRootsRequest = fastFirst(fast717, validate245);
+export const ListRootsRequest = fastFirst(fast719, validate240);
 const schema226 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"roots/list"},"params":{"$ref":"RequestParams.schema.json"}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListRootsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19051,8 +19021,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate83(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate78(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 }
@@ -19067,22 +19037,22 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
 
-export const ListRootsResult = fastFirst(fast393, validate175);
+export const ListRootsResult = fastFirst(fast395, validate170);
 
-export const ListTasksRequest = fastFirst(fast291, validate121);
+export const ListTasksRequest = fastFirst(fast293, validate116);
 
-export const ListTasksResult = fastFirst(fast351, validate153);
+export const ListTasksResult = fastFirst(fast353, validate148);
 
-export const ListToolsRequest = fastFirst(fast274, validate112);
+export const ListToolsRequest = fastFirst(fast276, validate107);
 
-export const ListToolsResult = fastFirst(fast722, validate247);
+export const ListToolsResult = fastFirst(fast724, validate242);
 const schema228 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsResult.schema.json","type":"object","required":["tools"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"nextCursor":{"type":"string"},"tools":{"type":"array","items":{"$ref":"Tool.schema.json"}}}};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ListToolsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19129,8 +19099,8 @@ let data2 = data.tools;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate189(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate184(data2[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 }
@@ -19157,13 +19127,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate247.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
 
-export const LoggingLevel = fastFirst(fast306, validate249);
+export const LoggingLevel = fastFirst(fast308, validate244);
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingLevel.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19187,15 +19157,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
 
-export const LoggingMessageNotification = fastFirst(fast728, validate250);
+export const LoggingMessageNotification = fastFirst(fast730, validate245);
 const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/message"},"params":{"$ref":"LoggingMessageNotificationParams.schema.json"}}};
 const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotificationParams.schema.json","type":"object","required":["data","level"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"data":{},"level":{"$ref":"LoggingLevel.schema.json"},"logger":{"type":"string"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19281,12 +19251,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/LoggingMessageNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19368,8 +19338,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate251(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate246(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 }
@@ -19384,15 +19354,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate250.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
 
-export const LoggingMessageNotificationParams = fastFirst(fast732, validate251);
+export const LoggingMessageNotificationParams = fastFirst(fast734, validate246);
 
-export const ModelHint = fastFirst(fast446, validate253);
+export const ModelHint = fastFirst(fast448, validate248);
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ModelHint.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19420,16 +19390,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
 
-export const ModelPreferences = fastFirst(fast442, validate187);
+export const ModelPreferences = fastFirst(fast444, validate182);
 
-export const MultiSelectEnumSchema = fastFirst(fast738, validate254);
+export const MultiSelectEnumSchema = fastFirst(fast740, validate249);
 const schema234 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/MultiSelectEnumSchema.schema.json","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/MultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19916,14 +19886,14 @@ vErrors = null;
 }
 }
 }
-validate254.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
 
-export const Notification = fastFirst(fast739, validate255);
+export const Notification = fastFirst(fast741, validate250);
 const schema237 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Notification.schema.json","type":"object","required":["method"],"properties":{"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Notification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19976,13 +19946,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
 
-export const NotificationParams = fastFirst(fast150, validate256);
+export const NotificationParams = fastFirst(fast152, validate251);
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20013,13 +19983,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate256.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
 
-export const NumberSchema = fastFirst(fast531, validate257);
+export const NumberSchema = fastFirst(fast533, validate252);
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/NumberSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20131,14 +20101,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate257.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
 
-export const PaginatedRequest = fastFirst(fast743, validate258);
+export const PaginatedRequest = fastFirst(fast745, validate253);
 const schema240 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20265,8 +20235,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate87(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate82(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
 }
@@ -20281,16 +20251,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate258.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
 
-export const PaginatedRequestParams = fastFirst(fast217, validate87);
+export const PaginatedRequestParams = fastFirst(fast219, validate82);
 
-export const PaginatedResult = fastFirst(fast748, validate260);
+export const PaginatedResult = fastFirst(fast750, validate255);
 const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedResult.schema.json","type":"object","properties":{"_meta":{"type":"object","additionalProperties":{}},"nextCursor":{"type":"string"}}};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20333,21 +20303,21 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate260.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
 
-export const PingRequest = fastFirst(fast203, validate82);
+export const PingRequest = fastFirst(fast205, validate77);
 
-export const PrimitiveSchemaDefinition = fastFirst(fast522, validate200);
+export const PrimitiveSchemaDefinition = fastFirst(fast524, validate195);
 
-export const ProgressNotification = fastFirst(fast153, validate60);
+export const ProgressNotification = fastFirst(fast155, validate55);
 
-export const ProgressNotificationParams = fastFirst(fast157, validate61);
+export const ProgressNotificationParams = fastFirst(fast159, validate56);
 
-export const ProgressToken = fastFirst(fast38, validate261);
+export const ProgressToken = fastFirst(fast38, validate256);
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ProgressToken.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20404,15 +20374,15 @@ vErrors = null;
 }
 }
 }
-validate261.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
 
-export const Prompt = fastFirst(fast667, validate235);
+export const Prompt = fastFirst(fast669, validate230);
 
-export const PromptArgument = fastFirst(fast672, validate262);
+export const PromptArgument = fastFirst(fast674, validate257);
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptArgument.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20486,14 +20456,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate262.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
 
-export const PromptListChangedNotification = fastFirst(fast752, validate263);
+export const PromptListChangedNotification = fastFirst(fast754, validate258);
 const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/PromptListChangedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/prompts/list_changed"},"params":{"$ref":"NotificationParams.schema.json"}}};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20605,15 +20575,15 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate263.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
 
-export const PromptMessage = fastFirst(fast609, validate212);
+export const PromptMessage = fastFirst(fast611, validate207);
 
-export const PromptReference = fastFirst(fast323, validate264);
+export const PromptReference = fastFirst(fast325, validate259);
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/PromptReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20696,18 +20666,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate264.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
 
-export const ReadResourceRequest = fastFirst(fast227, validate93);
+export const ReadResourceRequest = fastFirst(fast229, validate88);
 
-export const ReadResourceRequestParams = fastFirst(fast232, validate94);
+export const ReadResourceRequestParams = fastFirst(fast234, validate89);
 
-export const ReadResourceResult = fastFirst(fast756, validate265);
+export const ReadResourceResult = fastFirst(fast758, validate260);
 const schema248 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceResult.schema.json","type":"object","required":["contents"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"contents":{"type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}}}};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21223,14 +21193,14 @@ vErrors.push(err38);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
 
-export const RelatedTaskMetadata = fastFirst(fast761, validate266);
+export const RelatedTaskMetadata = fastFirst(fast763, validate261);
 const schema253 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/RelatedTaskMetadata.schema.json","type":"object","required":["taskId"],"properties":{"taskId":{"type":"string"}}};
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RelatedTaskMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21268,14 +21238,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate266.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
 
-export const Request = fastFirst(fast763, validate267);
+export const Request = fastFirst(fast765, validate262);
 const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/Request.schema.json","type":"object","required":["method"],"properties":{"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21328,13 +21298,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate267.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestId = fastFirst(fast31, validate268);
+export const RequestId = fastFirst(fast31, validate263);
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/RequestId.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21391,18 +21361,18 @@ vErrors = null;
 }
 }
 }
-validate268.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestParams = fastFirst(fast208, validate83);
+export const RequestParams = fastFirst(fast210, validate78);
 
-export const Resource = fastFirst(fast705, validate242);
+export const Resource = fastFirst(fast707, validate237);
 
-export const ResourceContents = fastFirst(fast767, validate269);
+export const ResourceContents = fastFirst(fast769, validate264);
 const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceContents.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"mimeType":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21480,16 +21450,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate269.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceLink = fastFirst(fast65, validate38);
+export const ResourceLink = fastFirst(fast66, validate35);
 
-export const ResourceListChangedNotification = fastFirst(fast772, validate270);
+export const ResourceListChangedNotification = fastFirst(fast774, validate265);
 const schema257 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceListChangedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/resources/list_changed"},"params":{"$ref":"NotificationParams.schema.json"}}};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21601,14 +21571,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate270.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceRequestParams = fastFirst(fast776, validate271);
+export const ResourceRequestParams = fastFirst(fast778, validate266);
 const schema259 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceRequestParams.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"uri":{"type":"string","format":"uri"}}};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21730,15 +21700,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate271.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceTemplate = fastFirst(fast688, validate238);
+export const ResourceTemplate = fastFirst(fast690, validate233);
 
-export const ResourceTemplateReference = fastFirst(fast327, validate272);
+export const ResourceTemplateReference = fastFirst(fast329, validate267);
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceTemplateReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21822,15 +21792,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceUpdatedNotification = fastFirst(fast781, validate273);
+export const ResourceUpdatedNotification = fastFirst(fast783, validate268);
 const schema262 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/resources/updated"},"params":{"$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
 const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotificationParams.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"type":"object","additionalProperties":{}},"uri":{"type":"string","format":"uri"}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21987,13 +21957,13 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate273.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceUpdatedNotificationParams = fastFirst(fast785, validate274);
+export const ResourceUpdatedNotificationParams = fastFirst(fast787, validate269);
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ResourceUpdatedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22059,13 +22029,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
 
-export const Result = fastFirst(fast332, validate275);
+export const Result = fastFirst(fast334, validate270);
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Result.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22096,13 +22066,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate275.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
 
-export const Role = fastFirst(fast3, validate276);
+export const Role = fastFirst(fast3, validate271);
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22126,13 +22096,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate276.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
 
-export const Root = fastFirst(fast398, validate277);
+export const Root = fastFirst(fast400, validate272);
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Root.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22210,19 +22180,19 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
 
-export const RootsListChangedNotification = fastFirst(fast178, validate68);
+export const RootsListChangedNotification = fastFirst(fast180, validate63);
 
-export const SamplingMessage = fastFirst(fast433, validate180);
+export const SamplingMessage = fastFirst(fast435, validate175);
 
-export const SamplingMessageContentBlock = fastFirst(fast389, validate164);
+export const SamplingMessageContentBlock = fastFirst(fast391, validate159);
 
-export const ServerCapabilities = fastFirst(fast619, validate278);
+export const ServerCapabilities = fastFirst(fast621, validate273);
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22481,15 +22451,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate278.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
 
-export const ServerNotification = fastFirst(fast789, validate279);
+export const ServerNotification = fastFirst(fast791, validate274);
 const schema269 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerNotification.schema.json","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"ResourceListChangedNotification.schema.json"},{"$ref":"ResourceUpdatedNotification.schema.json"},{"$ref":"PromptListChangedNotification.schema.json"},{"$ref":"ToolListChangedNotification.schema.json"},{"$ref":"TaskStatusNotification.schema.json"},{"$ref":"LoggingMessageNotification.schema.json"},{"$ref":"ElicitationCompleteNotification.schema.json"}]};
 const schema270 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ToolListChangedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/tools/list_changed"},"params":{"$ref":"NotificationParams.schema.json"}}};
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22601,12 +22571,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate285.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22643,50 +22613,50 @@ pick0 = 8;
 }
 }
 if(pick0 === 0){
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 2){
-if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
+if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 3){
-if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 4){
-if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate258(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 5){
-if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+if(!(validate280(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 6){
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 7){
-if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
+if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 }
@@ -22820,64 +22790,64 @@ errors++;
 else {
 let valid4 = false;
 const _errs20 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs20 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs21 = errors;
-if(!(validate60(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs21 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs22 = errors;
-if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
+if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs22 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs23 = errors;
-if(!(validate273(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate268(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs23 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs24 = errors;
-if(!(validate263(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate258(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs25 = errors;
-if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+if(!(validate280(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs26 = errors;
-if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs26 === errors;
 valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs27 = errors;
-if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
+if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs27 === errors;
@@ -23041,14 +23011,14 @@ vErrors = null;
 }
 }
 }
-validate279.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
 
-export const ServerRequest = fastFirst(fast794, validate297);
+export const ServerRequest = fastFirst(fast796, validate292);
 const schema274 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerRequest.schema.json","anyOf":[{"$ref":"PingRequest.schema.json"},{"$ref":"GetTaskRequest.schema.json"},{"$ref":"GetTaskPayloadRequest.schema.json"},{"$ref":"CancelTaskRequest.schema.json"},{"$ref":"ListTasksRequest.schema.json"},{"$ref":"CreateMessageRequest.schema.json"},{"$ref":"ListRootsRequest.schema.json"},{"$ref":"ElicitRequest.schema.json"}]};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23082,114 +23052,114 @@ pick0 = 7;
 }
 }
 if(pick0 === 0){
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
+if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 2){
+if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 3){
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 4){
 if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 }
-else if(pick0 === 2){
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 3){
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 4){
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-errors = vErrors.length;
-}
-}
 else if(pick0 === 5){
-if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 6){
-if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate240(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 7){
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs9 = errors;
-if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs10 = errors;
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs11 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs12 = errors;
-if(!(validate50(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs13 = errors;
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs14 = errors;
-if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs15 = errors;
-if(!(validate245(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate240(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs16 = errors;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -23223,14 +23193,14 @@ vErrors = null;
 }
 }
 }
-validate297.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
 
-export const ServerResult = fastFirst(fast795, validate314);
+export const ServerResult = fastFirst(fast797, validate309);
 const schema275 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/ServerResult.schema.json","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InitializeResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"GetTaskResult.schema.json"},{"$ref":"GetTaskPayloadResult.schema.json"},{"$ref":"CancelTaskResult.schema.json"},{"$ref":"ListTasksResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ServerResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23268,56 +23238,56 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs8 = errors;
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs9 = errors;
-if(!(validate241(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+if(!(validate236(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
-if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
+if(!(validate232(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate265(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate260(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs12 = errors;
-if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate229(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs13 = errors;
-if(!(validate211(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs14 = errors;
-if(!(validate247(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+if(!(validate242(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -23332,8 +23302,8 @@ var _valid0 = _errs15 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -23371,16 +23341,16 @@ var _valid0 = _errs17 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs24 = errors;
-if(!(validate51(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs25 = errors;
-if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
@@ -23538,18 +23508,18 @@ vErrors = null;
 }
 }
 }
-validate314.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
 
-export const SetLevelRequest = fastFirst(fast296, validate124);
+export const SetLevelRequest = fastFirst(fast298, validate119);
 
-export const SetLevelRequestParams = fastFirst(fast301, validate125);
+export const SetLevelRequestParams = fastFirst(fast303, validate120);
 
-export const SingleSelectEnumSchema = fastFirst(fast796, validate326);
+export const SingleSelectEnumSchema = fastFirst(fast798, validate321);
 const schema279 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/SingleSelectEnumSchema.schema.json","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/SingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24169,13 +24139,13 @@ vErrors = null;
 }
 }
 }
-validate326.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
 
-export const StringSchema = fastFirst(fast523, validate327);
+export const StringSchema = fastFirst(fast525, validate322);
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/StringSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24309,20 +24279,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate327.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
 
-export const SubscribeRequest = fastFirst(fast237, validate97);
+export const SubscribeRequest = fastFirst(fast239, validate92);
 
-export const SubscribeRequestParams = fastFirst(fast242, validate98);
+export const SubscribeRequestParams = fastFirst(fast244, validate93);
 
-export const Task = fastFirst(fast357, validate154);
+export const Task = fastFirst(fast359, validate149);
 
-export const TaskAugmentedRequestParams = fastFirst(fast797, validate328);
+export const TaskAugmentedRequestParams = fastFirst(fast799, validate323);
 const schema285 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/TaskAugmentedRequestParams.schema.json","type":"object","properties":{"_meta":{"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}},"task":{"$ref":"TaskMetadata.schema.json"}}};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskAugmentedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24437,13 +24407,13 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate328.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskMetadata = fastFirst(fast44, validate329);
+export const TaskMetadata = fastFirst(fast44, validate324);
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskMetadata.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24472,13 +24442,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskStatus = fastFirst(fast113, validate330);
+export const TaskStatus = fastFirst(fast115, validate325);
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TaskStatus.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24502,19 +24472,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate330.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
 
-export const TaskStatusNotification = fastFirst(fast164, validate64);
+export const TaskStatusNotification = fastFirst(fast166, validate59);
 
-export const TaskStatusNotificationParams = fastFirst(fast168, validate65);
+export const TaskStatusNotificationParams = fastFirst(fast170, validate60);
 
-export const TextContent = fastFirst(fast52, validate31);
+export const TextContent = fastFirst(fast53, validate31);
 
-export const TextResourceContents = fastFirst(fast89, validate331);
+export const TextResourceContents = fastFirst(fast90, validate326);
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TextResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24614,13 +24584,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate331.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
 
-export const TitledMultiSelectEnumSchema = fastFirst(fast566, validate332);
+export const TitledMultiSelectEnumSchema = fastFirst(fast568, validate327);
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24857,13 +24827,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
 
-export const TitledSingleSelectEnumSchema = fastFirst(fast545, validate333);
+export const TitledSingleSelectEnumSchema = fastFirst(fast547, validate328);
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/TitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25033,15 +25003,15 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate333.errors = vErrors;
+validate328.errors = vErrors;
 return errors === 0;
 }
 
-export const Tool = fastFirst(fast460, validate189);
+export const Tool = fastFirst(fast462, validate184);
 
-export const ToolAnnotations = fastFirst(fast464, validate334);
+export const ToolAnnotations = fastFirst(fast466, validate329);
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolAnnotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25117,13 +25087,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate334.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
 
-export const ToolChoice = fastFirst(fast456, validate335);
+export const ToolChoice = fastFirst(fast458, validate330);
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolChoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25162,13 +25132,13 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate335.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
 
-export const ToolExecution = fastFirst(fast472, validate336);
+export const ToolExecution = fastFirst(fast474, validate331);
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolExecution.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25207,17 +25177,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate336.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
 
-export const ToolListChangedNotification = fastFirst(fast790, validate285);
+export const ToolListChangedNotification = fastFirst(fast792, validate280);
 
-export const ToolResultContent = fastFirst(fast377, validate161);
+export const ToolResultContent = fastFirst(fast379, validate156);
 
-export const ToolUseContent = fastFirst(fast369, validate337);
+export const ToolUseContent = fastFirst(fast371, validate332);
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/ToolUseContent.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25350,14 +25320,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate337.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
 
-export const URLElicitationRequiredError = fastFirst(fast802, validate338);
+export const URLElicitationRequiredError = fastFirst(fast804, validate333);
 const schema297 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2025-11-25/URLElicitationRequiredError.schema.json","type":"object","required":["error","jsonrpc"],"properties":{"error":{"allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}}},{"properties":{"code":{"type":"integer","const":-32042},"data":{"type":"object","required":["elicitations"],"properties":{"elicitations":{"type":"array","items":{"$ref":"ElicitRequestURLParams.schema.json"}}},"additionalProperties":{}}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/URLElicitationRequiredError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25503,8 +25473,8 @@ let data5 = data4.elicitations;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate197(data5[i0], {instancePath:instancePath+"/error/data/elicitations/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
+if(!(validate192(data5[i0], {instancePath:instancePath+"/error/data/elicitations/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 }
@@ -25634,17 +25604,17 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
 
-export const UnsubscribeRequest = fastFirst(fast247, validate101);
+export const UnsubscribeRequest = fastFirst(fast249, validate96);
 
-export const UnsubscribeRequestParams = fastFirst(fast252, validate102);
+export const UnsubscribeRequestParams = fastFirst(fast254, validate97);
 
-export const UntitledMultiSelectEnumSchema = fastFirst(fast554, validate340);
+export const UntitledMultiSelectEnumSchema = fastFirst(fast556, validate335);
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UntitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25867,13 +25837,13 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate340.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
 
-export const UntitledSingleSelectEnumSchema = fastFirst(fast538, validate341);
+export const UntitledSingleSelectEnumSchema = fastFirst(fast540, validate336);
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/UntitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25996,17 +25966,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_completion_complete_params = fastFirst(fast814, validate342);
+export const rpc_completion_complete_params = fastFirst(fast816, validate337);
 const schema301 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CompleteRequestParams.schema.json#/properties/ref"}},"required":["argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_completion_complete_params.json"};
 const schema304 = {"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}};
 const schema305 = {"type":"object","properties":{"arguments":{"type":"object","additionalProperties":{"type":"string"}}}};
 const schema302 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26077,13 +26047,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate343.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
 
 const schema306 = {"anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -26451,12 +26421,12 @@ vErrors = null;
 }
 }
 }
-validate345.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_completion_complete_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26482,8 +26452,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate343(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+if(!(validate338(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
 errors = vErrors.length;
 }
 }
@@ -26589,8 +26559,8 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(!(validate345(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
+if(!(validate340(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
 errors = vErrors.length;
 }
 }
@@ -26605,16 +26575,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate342.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_initialize_params = fastFirst(fast829, validate347);
+export const rpc_initialize_params = fastFirst(fast831, validate342);
 const schema311 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/_meta"},"capabilities":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/capabilities"},"clientInfo":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/clientInfo"},"protocolVersion":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/InitializeRequestParams.schema.json#/properties/protocolVersion"}},"required":["capabilities","clientInfo","protocolVersion"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_initialize_params.json"};
 const schema317 = {"type":"string"};
 const schema312 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26685,12 +26655,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate348.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/Implementation.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26928,12 +26898,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate350.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_initialize_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26969,8 +26939,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate348(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
+if(!(validate343(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
 errors = vErrors.length;
 }
 }
@@ -27257,8 +27227,8 @@ errors++;
 }
 }
 if(data.clientInfo !== undefined){
-if(!(validate350(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData}))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+if(!(validate345(data.clientInfo, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData}))){
+vErrors = vErrors === null ? validate345.errors : vErrors.concat(validate345.errors);
 errors = vErrors.length;
 }
 }
@@ -27285,15 +27255,15 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate347.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_logging_setLevel_params = fastFirst(fast840, validate352);
+export const rpc_logging_setLevel_params = fastFirst(fast842, validate347);
 const schema318 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/_meta"},"level":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SetLevelRequestParams.schema.json#/properties/level"}},"required":["level"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_logging_setLevel_params.json"};
 const schema319 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27364,12 +27334,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate353.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_logging_setLevel_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27385,8 +27355,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate353(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate353.errors : vErrors.concat(validate353.errors);
+if(!(validate348(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 }
@@ -27424,16 +27394,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate352.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_cancelled_params = fastFirst(fast847, validate355);
+export const rpc_notifications_cancelled_params = fastFirst(fast849, validate350);
 const schema322 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelledNotificationParams.schema.json#/properties/requestId"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_params.json"};
 const schema323 = {"type":"object","additionalProperties":{}};
 const schema324 = {"type":"string"};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27532,24 +27502,24 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate355.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_cancelled_result = fastFirst(fast855, validate356);
+export const rpc_notifications_cancelled_result = fastFirst(fast857, validate351);
 const schema326 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_result.json"};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_cancelled_result.json" */;
-validate356.errors = null;
+validate351.errors = null;
 return true;
 }
 
-export const rpc_notifications_initialized_params = fastFirst(fast856, validate357);
+export const rpc_notifications_initialized_params = fastFirst(fast858, validate352);
 const schema327 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_params.json"};
 const schema328 = {"type":"object","additionalProperties":{}};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27580,27 +27550,27 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate357.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_initialized_result = fastFirst(fast860, validate358);
+export const rpc_notifications_initialized_result = fastFirst(fast862, validate353);
 const schema329 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_result.json"};
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_initialized_result.json" */;
-validate358.errors = null;
+validate353.errors = null;
 return true;
 }
 
-export const rpc_notifications_progress_params = fastFirst(fast861, validate359);
+export const rpc_notifications_progress_params = fastFirst(fast863, validate354);
 const schema330 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/_meta"},"message":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/message"},"progress":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progress"},"progressToken":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/progressToken"},"total":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ProgressNotificationParams.schema.json#/properties/total"}},"required":["progress","progressToken"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_params.json"};
 const schema331 = {"type":"object","additionalProperties":{}};
 const schema332 = {"type":"string"};
 const schema333 = {"type":"number"};
 const schema335 = {"type":"number"};
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27745,23 +27715,23 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate359.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_progress_result = fastFirst(fast873, validate360);
+export const rpc_notifications_progress_result = fastFirst(fast875, validate355);
 const schema336 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_result.json"};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_progress_result.json" */;
-validate360.errors = null;
+validate355.errors = null;
 return true;
 }
 
-export const rpc_notifications_roots_list_changed_params = fastFirst(fast874, validate361);
+export const rpc_notifications_roots_list_changed_params = fastFirst(fast876, validate356);
 const schema337 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/NotificationParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_params.json"};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27792,23 +27762,23 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate361.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_roots_list_changed_result = fastFirst(fast876, validate362);
+export const rpc_notifications_roots_list_changed_result = fastFirst(fast878, validate357);
 const schema339 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_result.json"};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_roots_list_changed_result.json" */;
-validate362.errors = null;
+validate357.errors = null;
 return true;
 }
 
-export const rpc_notifications_tasks_status_params = fastFirst(fast877, validate363);
+export const rpc_notifications_tasks_status_params = fastFirst(fast879, validate358);
 const schema340 = {"type":"object","properties":{},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_params.json"};
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27822,24 +27792,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate363.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_tasks_status_result = fastFirst(fast878, validate364);
+export const rpc_notifications_tasks_status_result = fastFirst(fast880, validate359);
 const schema341 = {"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_result.json"};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_notifications_tasks_status_result.json" */;
-validate364.errors = null;
+validate359.errors = null;
 return true;
 }
 
-export const rpc_ping_params = fastFirst(fast879, validate365);
+export const rpc_ping_params = fastFirst(fast881, validate360);
 const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/RequestParams.schema.json#/properties/_meta"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_ping_params.json"};
 const schema343 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -27910,19 +27880,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate366.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_ping_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate366(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
+if(!(validate361(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
 errors = vErrors.length;
 }
 }
@@ -27937,17 +27907,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate365.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_prompts_get_params = fastFirst(fast884, validate368);
+export const rpc_prompts_get_params = fastFirst(fast886, validate363);
 const schema345 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetPromptRequestParams.schema.json#/properties/name"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_get_params.json"};
 const schema348 = {"type":"object","additionalProperties":{"type":"string"}};
 const schema349 = {"type":"string"};
 const schema346 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28018,12 +27988,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate369.errors = vErrors;
+validate364.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_get_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28039,8 +28009,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate369(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
+if(!(validate364(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
 errors = vErrors.length;
 }
 }
@@ -28094,16 +28064,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate368.errors = vErrors;
+validate363.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_prompts_list_params = fastFirst(fast894, validate371);
+export const rpc_prompts_list_params = fastFirst(fast896, validate366);
 const schema350 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_list_params.json"};
 const schema353 = {"type":"string"};
 const schema351 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28174,19 +28144,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate372.errors = vErrors;
+validate367.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_prompts_list_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate372(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate367(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
 }
 }
@@ -28213,14 +28183,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate371.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_list_params = fastFirst(fast901, validate374);
+export const rpc_resources_list_params = fastFirst(fast903, validate369);
 const schema354 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_list_params.json"};
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28291,19 +28261,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate375.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_list_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate375(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
+if(!(validate370(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
 errors = vErrors.length;
 }
 }
@@ -28330,16 +28300,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_read_params = fastFirst(fast904, validate377);
+export const rpc_resources_read_params = fastFirst(fast906, validate372);
 const schema358 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_read_params.json"};
 const schema361 = {"type":"string","format":"uri"};
 const schema359 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28410,12 +28380,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate378.errors = vErrors;
+validate373.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_read_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28431,8 +28401,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate378(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate378.errors : vErrors.concat(validate378.errors);
+if(!(validate373(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
 }
@@ -28472,16 +28442,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate377.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_subscribe_params = fastFirst(fast911, validate380);
+export const rpc_resources_subscribe_params = fastFirst(fast913, validate375);
 const schema362 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/SubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_subscribe_params.json"};
 const schema365 = {"type":"string","format":"uri"};
 const schema363 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28552,12 +28522,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate381.errors = vErrors;
+validate376.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_subscribe_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28573,8 +28543,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate381(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+if(!(validate376(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
 errors = vErrors.length;
 }
 }
@@ -28614,14 +28584,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate380.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_templates_list_params = fastFirst(fast918, validate383);
+export const rpc_resources_templates_list_params = fastFirst(fast920, validate378);
 const schema366 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_templates_list_params.json"};
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28692,19 +28662,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate384.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_templates_list_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate384(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
+if(!(validate379(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
 errors = vErrors.length;
 }
 }
@@ -28731,14 +28701,246 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate383.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_unsubscribe_params = fastFirst(fast921, validate386);
+export const rpc_resources_unsubscribe_params = fastFirst(fast923, validate381);
 const schema370 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/_meta"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri"}},"required":["uri"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json"};
 const schema373 = {"type":"string","format":"uri"};
 const schema371 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
+
+function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.progressToken !== undefined){
+let data0 = data.progressToken;
+const _errs4 = errors;
+if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
+let valid2 = false;
+const _errs5 = errors;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate382.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.uri === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data._meta !== undefined){
+if(!(validate382(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
+errors = vErrors.length;
+}
+}
+if(data.uri !== undefined){
+let data1 = data.uri;
+if(typeof data1 === "string"){
+if(!(formats4(data1))){
+const err1 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate381.errors = vErrors;
+return errors === 0;
+}
+
+export const rpc_tasks_cancel_params = fastFirst(fast930, validate384);
+const schema374 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json"};
+const schema375 = {"type":"string"};
+
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.taskId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.taskId !== undefined){
+if(typeof data.taskId !== "string"){
+const err1 = {instancePath:instancePath+"/taskId",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate384.errors = vErrors;
+return errors === 0;
+}
+
+export const rpc_tasks_get_params = fastFirst(fast933, validate385);
+const schema376 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json"};
+const schema377 = {"type":"string"};
+
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.taskId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.taskId !== undefined){
+if(typeof data.taskId !== "string"){
+const err1 = {instancePath:instancePath+"/taskId",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate385.errors = vErrors;
+return errors === 0;
+}
+
+export const rpc_tasks_list_params = fastFirst(fast936, validate386);
+const schema378 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -28817,245 +29019,13 @@ return errors === 0;
 
 
 function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_resources_unsubscribe_params.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.uri === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data._meta !== undefined){
-if(!(validate387(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
-errors = vErrors.length;
-}
-}
-if(data.uri !== undefined){
-let data1 = data.uri;
-if(typeof data1 === "string"){
-if(!(formats4(data1))){
-const err1 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/UnsubscribeRequestParams.schema.json#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate386.errors = vErrors;
-return errors === 0;
-}
-
-export const rpc_tasks_cancel_params = fastFirst(fast928, validate389);
-const schema374 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json"};
-const schema375 = {"type":"string"};
-
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_cancel_params.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.taskId !== undefined){
-if(typeof data.taskId !== "string"){
-const err1 = {instancePath:instancePath+"/taskId",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/CancelTaskRequest.schema.json#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate389.errors = vErrors;
-return errors === 0;
-}
-
-export const rpc_tasks_get_params = fastFirst(fast931, validate390);
-const schema376 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json"};
-const schema377 = {"type":"string"};
-
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_get_params.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "taskId"},message:"must have required property '"+"taskId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.taskId !== undefined){
-if(typeof data.taskId !== "string"){
-const err1 = {instancePath:instancePath+"/taskId",schemaPath:"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskRequest.schema.json#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate390.errors = vErrors;
-return errors === 0;
-}
-
-export const rpc_tasks_list_params = fastFirst(fast934, validate391);
-const schema378 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json"};
-
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.progressToken !== undefined){
-let data0 = data.progressToken;
-const _errs4 = errors;
-if((typeof data0 !== "string") && (!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0))))){
-let valid2 = false;
-const _errs5 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs7 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err1 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs7 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-const err2 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate392.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_list_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate392(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
+if(!(validate387(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate387.errors : vErrors.concat(validate387.errors);
 errors = vErrors.length;
 }
 }
@@ -29082,15 +29052,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate391.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tasks_result_params = fastFirst(fast937, validate394);
+export const rpc_tasks_result_params = fastFirst(fast939, validate389);
 const schema382 = {"type":"object","properties":{"taskId":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/GetTaskPayloadRequest.schema.json#/properties/params/properties/taskId"}},"required":["taskId"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_result_params.json"};
 const schema383 = {"type":"string"};
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tasks_result_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29128,17 +29098,17 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate394.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tools_call_params = fastFirst(fast940, validate395);
+export const rpc_tools_call_params = fastFirst(fast942, validate390);
 const schema384 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/arguments"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/name"},"task":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolRequestParams.schema.json#/properties/task"}},"required":["name"],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_params.json"};
 const schema387 = {"type":"object","additionalProperties":{}};
 const schema388 = {"type":"string"};
 const schema385 = {"type":"object","properties":{"progressToken":{"$ref":"ProgressToken.schema.json"}},"additionalProperties":{}};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29209,12 +29179,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate396.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29230,8 +29200,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
+if(!(validate391(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate391.errors : vErrors.concat(validate391.errors);
 errors = vErrors.length;
 }
 }
@@ -29301,14 +29271,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate395.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tools_call_result = fastFirst(fast952, validate398);
+export const rpc_tools_call_result = fastFirst(fast954, validate393);
 const schema390 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/CreateTaskResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_result.json"};
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_call_result.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29329,8 +29299,8 @@ errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 }
@@ -29345,8 +29315,8 @@ var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
-if(!(validate192(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -29374,14 +29344,14 @@ vErrors = null;
 }
 }
 }
-validate398.errors = vErrors;
+validate393.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tools_list_params = fastFirst(fast953, validate403);
+export const rpc_tools_list_params = fastFirst(fast955, validate398);
 const schema391 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2025-11-25/PaginatedRequestParams.schema.json#/properties/cursor"}},"$id":"https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_list_params.json"};
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -29452,19 +29422,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate404.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2025-11-25/inline/rpc_tools_list_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate404(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
+if(!(validate399(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate399.errors : vErrors.concat(validate399.errors);
 errors = vErrors.length;
 }
 }
@@ -29491,7 +29461,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate403.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
@@ -29512,7 +29482,7 @@ return validate;
 }
 const fastFormat11 = runtime2.fullFormats["byte"];
 const fastFormat23 = runtime3.fullFormats["uri"];
-const fastFormat330 = runtime4.fullFormats["uri-template"];
+const fastFormat332 = runtime4.fullFormats["uri-template"];
 function fast3(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "assistant" || data === "user")) return false;
@@ -29685,176 +29655,191 @@ if(!fast35(v34)) return false;
 }
 return true;
 }
-function fast52(data){
+function fast53(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v53 = data["_meta"];
-if(v53 !== undefined){
-if(!((v53 && typeof v53 == "object" && !Array.isArray(v53)))) return false;
+{const v54 = data["_meta"];
+if(v54 !== undefined){
+if(!((v54 && typeof v54 == "object" && !Array.isArray(v54)))) return false;
 
 }}
-{const v55 = data["annotations"];
-if(v55 !== undefined){
-if(!fast0(v55)) return false;
+{const v56 = data["annotations"];
+if(v56 !== undefined){
+if(!fast0(v56)) return false;
 }}
-{const v56 = data["text"];
-if(v56 === undefined) return false;
-if(!(typeof v56 == "string")) return false;
-}
-{const v57 = data["type"];
+{const v57 = data["text"];
 if(v57 === undefined) return false;
 if(!(typeof v57 == "string")) return false;
-if(!(v57 === "text")) return false;
+}
+{const v58 = data["type"];
+if(v58 === undefined) return false;
+if(!(typeof v58 == "string")) return false;
+if(!(v58 === "text")) return false;
 }
 return true;
 }
-function fast58(data){
+function fast59(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v59 = data["_meta"];
-if(v59 !== undefined){
-if(!((v59 && typeof v59 == "object" && !Array.isArray(v59)))) return false;
+{const v60 = data["_meta"];
+if(v60 !== undefined){
+if(!((v60 && typeof v60 == "object" && !Array.isArray(v60)))) return false;
 
 }}
-{const v61 = data["annotations"];
-if(v61 !== undefined){
-if(!fast0(v61)) return false;
+{const v62 = data["annotations"];
+if(v62 !== undefined){
+if(!fast0(v62)) return false;
 }}
-{const v62 = data["data"];
-if(v62 === undefined) return false;
-if(!(typeof v62 == "string")) return false;
-if(!fastFormat11(v62)) return false;
-}
-{const v63 = data["mimeType"];
+{const v63 = data["data"];
 if(v63 === undefined) return false;
 if(!(typeof v63 == "string")) return false;
+if(!fastFormat11(v63)) return false;
 }
-{const v64 = data["type"];
+{const v64 = data["mimeType"];
 if(v64 === undefined) return false;
 if(!(typeof v64 == "string")) return false;
-if(!(v64 === "image")) return false;
+}
+{const v65 = data["type"];
+if(v65 === undefined) return false;
+if(!(typeof v65 == "string")) return false;
+if(!(v65 === "image")) return false;
 }
 return true;
 }
-function fast72(data){
+function fast73(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v73 = data["mimeType"];
-if(v73 !== undefined){
-if(!(typeof v73 == "string")) return false;
-}}
-{const v74 = data["sizes"];
+{const v74 = data["mimeType"];
 if(v74 !== undefined){
-if(!(Array.isArray(v74))) return false;
-for(let v75 = 0; v75 < v74.length; v75++){
-if(!(typeof v74[v75] == "string")) return false;
+if(!(typeof v74 == "string")) return false;
+}}
+{const v75 = data["sizes"];
+if(v75 !== undefined){
+if(!(Array.isArray(v75))) return false;
+for(let v76 = 0; v76 < v75.length; v76++){
+if(!(typeof v75[v76] == "string")) return false;
 }
 }}
-{const v76 = data["src"];
-if(v76 === undefined) return false;
-if(!(typeof v76 == "string")) return false;
-if(!fastFormat23(v76)) return false;
-}
-{const v77 = data["theme"];
-if(v77 !== undefined){
+{const v77 = data["src"];
+if(v77 === undefined) return false;
 if(!(typeof v77 == "string")) return false;
-if(!(v77 === "dark" || v77 === "light")) return false;
-}}
-return true;
+if(!fastFormat23(v77)) return false;
 }
-function fast65(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v66 = data["_meta"];
-if(v66 !== undefined){
-if(!((v66 && typeof v66 == "object" && !Array.isArray(v66)))) return false;
-
-}}
-{const v68 = data["annotations"];
-if(v68 !== undefined){
-if(!fast0(v68)) return false;
-}}
-{const v69 = data["description"];
-if(v69 !== undefined){
-if(!(typeof v69 == "string")) return false;
-}}
-{const v70 = data["icons"];
-if(v70 !== undefined){
-if(!(Array.isArray(v70))) return false;
-for(let v71 = 0; v71 < v70.length; v71++){
-if(!fast72(v70[v71])) return false;
-}
-}}
-{const v78 = data["mimeType"];
+{const v78 = data["theme"];
 if(v78 !== undefined){
 if(!(typeof v78 == "string")) return false;
+if(!(v78 === "dark" || v78 === "light")) return false;
 }}
-{const v79 = data["name"];
-if(v79 === undefined) return false;
+return true;
+}
+function fast66(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v67 = data["_meta"];
+if(v67 !== undefined){
+if(!((v67 && typeof v67 == "object" && !Array.isArray(v67)))) return false;
+
+}}
+{const v69 = data["annotations"];
+if(v69 !== undefined){
+if(!fast0(v69)) return false;
+}}
+{const v70 = data["description"];
+if(v70 !== undefined){
+if(!(typeof v70 == "string")) return false;
+}}
+{const v71 = data["icons"];
+if(v71 !== undefined){
+if(!(Array.isArray(v71))) return false;
+for(let v72 = 0; v72 < v71.length; v72++){
+if(!fast73(v71[v72])) return false;
+}
+}}
+{const v79 = data["mimeType"];
+if(v79 !== undefined){
 if(!(typeof v79 == "string")) return false;
-}
-{const v80 = data["size"];
-if(v80 !== undefined){
-if(!(Number.isInteger(v80))) return false;
 }}
-{const v81 = data["title"];
+{const v80 = data["name"];
+if(v80 === undefined) return false;
+if(!(typeof v80 == "string")) return false;
+}
+{const v81 = data["size"];
 if(v81 !== undefined){
-if(!(typeof v81 == "string")) return false;
+if(!(Number.isInteger(v81))) return false;
 }}
-{const v82 = data["type"];
-if(v82 === undefined) return false;
+{const v82 = data["title"];
+if(v82 !== undefined){
 if(!(typeof v82 == "string")) return false;
-if(!(v82 === "resource_link")) return false;
-}
-{const v83 = data["uri"];
+}}
+{const v83 = data["type"];
 if(v83 === undefined) return false;
 if(!(typeof v83 == "string")) return false;
-if(!fastFormat23(v83)) return false;
+if(!(v83 === "resource_link")) return false;
+}
+{const v84 = data["uri"];
+if(v84 === undefined) return false;
+if(!(typeof v84 == "string")) return false;
+if(!fastFormat23(v84)) return false;
 }
 return true;
 }
-function fast89(data){
+function fast90(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v90 = data["_meta"];
-if(v90 !== undefined){
-if(!((v90 && typeof v90 == "object" && !Array.isArray(v90)))) return false;
+{const v91 = data["_meta"];
+if(v91 !== undefined){
+if(!((v91 && typeof v91 == "object" && !Array.isArray(v91)))) return false;
 
 }}
-{const v92 = data["mimeType"];
-if(v92 !== undefined){
-if(!(typeof v92 == "string")) return false;
-}}
-{const v93 = data["text"];
-if(v93 === undefined) return false;
+{const v93 = data["mimeType"];
+if(v93 !== undefined){
 if(!(typeof v93 == "string")) return false;
-}
-{const v94 = data["uri"];
+}}
+{const v94 = data["text"];
 if(v94 === undefined) return false;
 if(!(typeof v94 == "string")) return false;
-if(!fastFormat23(v94)) return false;
 }
-return true;
-}
-function fast84(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v85 = data["_meta"];
-if(v85 !== undefined){
-if(!((v85 && typeof v85 == "object" && !Array.isArray(v85)))) return false;
-
-}}
-{const v87 = data["annotations"];
-if(v87 !== undefined){
-if(!fast0(v87)) return false;
-}}
-{const v88 = data["resource"];
-if(v88 === undefined) return false;
-if(!(fast89(v88) || fast17(v88))) return false;
-}
-{const v95 = data["type"];
+{const v95 = data["uri"];
 if(v95 === undefined) return false;
 if(!(typeof v95 == "string")) return false;
-if(!(v95 === "resource")) return false;
+if(!fastFormat23(v95)) return false;
 }
 return true;
 }
+function fast85(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v86 = data["_meta"];
+if(v86 !== undefined){
+if(!((v86 && typeof v86 == "object" && !Array.isArray(v86)))) return false;
+
+}}
+{const v88 = data["annotations"];
+if(v88 !== undefined){
+if(!fast0(v88)) return false;
+}}
+{const v89 = data["resource"];
+if(v89 === undefined) return false;
+if(!(fast90(v89) || fast17(v89))) return false;
+}
+{const v96 = data["type"];
+if(v96 === undefined) return false;
+if(!(typeof v96 == "string")) return false;
+if(!(v96 === "resource")) return false;
+}
+return true;
+}
+function fast97(data){
+const t = data["type"];
+if(typeof t !== "string") return false;
+if(t === "text") return fast53(data);
+if(t === "image") return fast59(data);
+if(t === "audio") return fast6(data);
+if(t === "resource_link") return fast66(data);
+if(t === "resource") return fast85(data);
+return false;
+}
 function fast51(data){
-if(!(fast52(data) || fast58(data) || fast6(data) || fast65(data) || fast84(data))) return false;
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v52 = data["type"];
+if(v52 === undefined) return false;
+if(!(typeof v52 == "string")) return false;
+}
+if(!fast97(data)) return false;
 return true;
 }
 function fast46(data){
@@ -29871,3281 +29856,3281 @@ for(let v50 = 0; v50 < v49.length; v50++){
 if(!fast51(v49[v50])) return false;
 }
 }
-{const v96 = data["isError"];
-if(v96 !== undefined){
-if(!(typeof v96 == "boolean")) return false;
+{const v98 = data["isError"];
+if(v98 !== undefined){
+if(!(typeof v98 == "boolean")) return false;
 }}
-{const v97 = data["structuredContent"];
-if(v97 !== undefined){
-if(!((v97 && typeof v97 == "object" && !Array.isArray(v97)))) return false;
+{const v99 = data["structuredContent"];
+if(v99 !== undefined){
+if(!((v99 && typeof v99 == "object" && !Array.isArray(v99)))) return false;
 
 }}
 return true;
 }
-function fast99(data){
+function fast101(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v100 = data["id"];
-if(v100 === undefined) return false;
-if(!fast31(v100)) return false;
-}
-{const v101 = data["jsonrpc"];
-if(v101 === undefined) return false;
-if(!(typeof v101 == "string")) return false;
-if(!(v101 === "2.0")) return false;
-}
-{const v102 = data["method"];
+{const v102 = data["id"];
 if(v102 === undefined) return false;
-if(!(typeof v102 == "string")) return false;
-if(!(v102 === "tasks/cancel")) return false;
+if(!fast31(v102)) return false;
 }
-{const v103 = data["params"];
+{const v103 = data["jsonrpc"];
 if(v103 === undefined) return false;
-if(!((v103 && typeof v103 == "object" && !Array.isArray(v103)))) return false;
-{const v104 = v103["taskId"];
+if(!(typeof v103 == "string")) return false;
+if(!(v103 === "2.0")) return false;
+}
+{const v104 = data["method"];
 if(v104 === undefined) return false;
 if(!(typeof v104 == "string")) return false;
+if(!(v104 === "tasks/cancel")) return false;
+}
+{const v105 = data["params"];
+if(v105 === undefined) return false;
+if(!((v105 && typeof v105 == "object" && !Array.isArray(v105)))) return false;
+{const v106 = v105["taskId"];
+if(v106 === undefined) return false;
+if(!(typeof v106 == "string")) return false;
 }
 }
 return true;
 }
-function fast113(data){
+function fast115(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "cancelled" || data === "completed" || data === "failed" || data === "input_required" || data === "working")) return false;
 return true;
 }
-function fast105(data){
+function fast107(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v106 = data["_meta"];
-if(v106 !== undefined){
-if(!((v106 && typeof v106 == "object" && !Array.isArray(v106)))) return false;
+{const v108 = data["_meta"];
+if(v108 !== undefined){
+if(!((v108 && typeof v108 == "object" && !Array.isArray(v108)))) return false;
 
 }}
 
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v109 = data["createdAt"];
-if(v109 === undefined) return false;
-if(!(typeof v109 == "string")) return false;
+{const v111 = data["createdAt"];
+if(v111 === undefined) return false;
+if(!(typeof v111 == "string")) return false;
 }
-{const v110 = data["lastUpdatedAt"];
-if(v110 === undefined) return false;
-if(!(typeof v110 == "string")) return false;
-}
-{const v111 = data["pollInterval"];
-if(v111 !== undefined){
-if(!(Number.isInteger(v111))) return false;
-}}
-{const v112 = data["status"];
+{const v112 = data["lastUpdatedAt"];
 if(v112 === undefined) return false;
-if(!fast113(v112)) return false;
+if(!(typeof v112 == "string")) return false;
 }
-{const v114 = data["statusMessage"];
-if(v114 !== undefined){
-if(!(typeof v114 == "string")) return false;
+{const v113 = data["pollInterval"];
+if(v113 !== undefined){
+if(!(Number.isInteger(v113))) return false;
 }}
-{const v115 = data["taskId"];
-if(v115 === undefined) return false;
-if(!(typeof v115 == "string")) return false;
+{const v114 = data["status"];
+if(v114 === undefined) return false;
+if(!fast115(v114)) return false;
 }
-{const v116 = data["ttl"];
-if(v116 === undefined) return false;
-if(!(Number.isInteger(v116) || v116 === null)) return false;
+{const v116 = data["statusMessage"];
+if(v116 !== undefined){
+if(!(typeof v116 == "string")) return false;
+}}
+{const v117 = data["taskId"];
+if(v117 === undefined) return false;
+if(!(typeof v117 == "string")) return false;
+}
+{const v118 = data["ttl"];
+if(v118 === undefined) return false;
+if(!(Number.isInteger(v118) || v118 === null)) return false;
 }
 return true;
 }
-function fast121(data){
+function fast123(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v122 = data["_meta"];
-if(v122 !== undefined){
-if(!((v122 && typeof v122 == "object" && !Array.isArray(v122)))) return false;
+{const v124 = data["_meta"];
+if(v124 !== undefined){
+if(!((v124 && typeof v124 == "object" && !Array.isArray(v124)))) return false;
 
 }}
-{const v124 = data["reason"];
-if(v124 !== undefined){
-if(!(typeof v124 == "string")) return false;
+{const v126 = data["reason"];
+if(v126 !== undefined){
+if(!(typeof v126 == "string")) return false;
 }}
-{const v125 = data["requestId"];
-if(v125 !== undefined){
-if(!fast31(v125)) return false;
-}}
-return true;
-}
-function fast117(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v118 = data["jsonrpc"];
-if(v118 === undefined) return false;
-if(!(typeof v118 == "string")) return false;
-if(!(v118 === "2.0")) return false;
-}
-{const v119 = data["method"];
-if(v119 === undefined) return false;
-if(!(typeof v119 == "string")) return false;
-if(!(v119 === "notifications/cancelled")) return false;
-}
-{const v120 = data["params"];
-if(v120 === undefined) return false;
-if(!fast121(v120)) return false;
-}
-return true;
-}
-function fast126(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v127 = data["elicitation"];
+{const v127 = data["requestId"];
 if(v127 !== undefined){
-if(!((v127 && typeof v127 == "object" && !Array.isArray(v127)))) return false;
-{const v128 = v127["form"];
-if(v128 !== undefined){
-if(!((v128 && typeof v128 == "object" && !Array.isArray(v128)))) return false;
+if(!fast31(v127)) return false;
 }}
-{const v129 = v127["url"];
+return true;
+}
+function fast119(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v120 = data["jsonrpc"];
+if(v120 === undefined) return false;
+if(!(typeof v120 == "string")) return false;
+if(!(v120 === "2.0")) return false;
+}
+{const v121 = data["method"];
+if(v121 === undefined) return false;
+if(!(typeof v121 == "string")) return false;
+if(!(v121 === "notifications/cancelled")) return false;
+}
+{const v122 = data["params"];
+if(v122 === undefined) return false;
+if(!fast123(v122)) return false;
+}
+return true;
+}
+function fast128(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v129 = data["elicitation"];
 if(v129 !== undefined){
 if(!((v129 && typeof v129 == "object" && !Array.isArray(v129)))) return false;
-}}
-}}
-{const v130 = data["experimental"];
+{const v130 = v129["form"];
 if(v130 !== undefined){
 if(!((v130 && typeof v130 == "object" && !Array.isArray(v130)))) return false;
-for(const v131 in v130){
-if(!((v130[v131] && typeof v130[v131] == "object" && !Array.isArray(v130[v131])))) return false;
-}
 }}
-{const v132 = data["roots"];
+{const v131 = v129["url"];
+if(v131 !== undefined){
+if(!((v131 && typeof v131 == "object" && !Array.isArray(v131)))) return false;
+}}
+}}
+{const v132 = data["experimental"];
 if(v132 !== undefined){
 if(!((v132 && typeof v132 == "object" && !Array.isArray(v132)))) return false;
-{const v133 = v132["listChanged"];
-if(v133 !== undefined){
-if(!(typeof v133 == "boolean")) return false;
+for(const v133 in v132){
+if(!((v132[v133] && typeof v132[v133] == "object" && !Array.isArray(v132[v133])))) return false;
+}
 }}
-}}
-{const v134 = data["sampling"];
+{const v134 = data["roots"];
 if(v134 !== undefined){
 if(!((v134 && typeof v134 == "object" && !Array.isArray(v134)))) return false;
-{const v135 = v134["context"];
+{const v135 = v134["listChanged"];
 if(v135 !== undefined){
-if(!((v135 && typeof v135 == "object" && !Array.isArray(v135)))) return false;
+if(!(typeof v135 == "boolean")) return false;
 }}
-{const v136 = v134["tools"];
+}}
+{const v136 = data["sampling"];
 if(v136 !== undefined){
 if(!((v136 && typeof v136 == "object" && !Array.isArray(v136)))) return false;
-}}
-}}
-{const v137 = data["tasks"];
+{const v137 = v136["context"];
 if(v137 !== undefined){
 if(!((v137 && typeof v137 == "object" && !Array.isArray(v137)))) return false;
-{const v138 = v137["cancel"];
+}}
+{const v138 = v136["tools"];
 if(v138 !== undefined){
 if(!((v138 && typeof v138 == "object" && !Array.isArray(v138)))) return false;
 }}
-{const v139 = v137["list"];
+}}
+{const v139 = data["tasks"];
 if(v139 !== undefined){
 if(!((v139 && typeof v139 == "object" && !Array.isArray(v139)))) return false;
-}}
-{const v140 = v137["requests"];
+{const v140 = v139["cancel"];
 if(v140 !== undefined){
 if(!((v140 && typeof v140 == "object" && !Array.isArray(v140)))) return false;
-{const v141 = v140["elicitation"];
+}}
+{const v141 = v139["list"];
 if(v141 !== undefined){
 if(!((v141 && typeof v141 == "object" && !Array.isArray(v141)))) return false;
-{const v142 = v141["create"];
+}}
+{const v142 = v139["requests"];
 if(v142 !== undefined){
 if(!((v142 && typeof v142 == "object" && !Array.isArray(v142)))) return false;
-}}
-}}
-{const v143 = v140["sampling"];
+{const v143 = v142["elicitation"];
 if(v143 !== undefined){
 if(!((v143 && typeof v143 == "object" && !Array.isArray(v143)))) return false;
-{const v144 = v143["createMessage"];
+{const v144 = v143["create"];
 if(v144 !== undefined){
 if(!((v144 && typeof v144 == "object" && !Array.isArray(v144)))) return false;
 }}
 }}
+{const v145 = v142["sampling"];
+if(v145 !== undefined){
+if(!((v145 && typeof v145 == "object" && !Array.isArray(v145)))) return false;
+{const v146 = v145["createMessage"];
+if(v146 !== undefined){
+if(!((v146 && typeof v146 == "object" && !Array.isArray(v146)))) return false;
+}}
+}}
 }}
 }}
 return true;
 }
-function fast150(data){
+function fast152(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v151 = data["_meta"];
+{const v153 = data["_meta"];
+if(v153 !== undefined){
+if(!((v153 && typeof v153 == "object" && !Array.isArray(v153)))) return false;
+
+}}
+return true;
+}
+function fast148(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v149 = data["jsonrpc"];
+if(v149 === undefined) return false;
+if(!(typeof v149 == "string")) return false;
+if(!(v149 === "2.0")) return false;
+}
+{const v150 = data["method"];
+if(v150 === undefined) return false;
+if(!(typeof v150 == "string")) return false;
+if(!(v150 === "notifications/initialized")) return false;
+}
+{const v151 = data["params"];
 if(v151 !== undefined){
-if(!((v151 && typeof v151 == "object" && !Array.isArray(v151)))) return false;
-
+if(!fast152(v151)) return false;
 }}
 return true;
 }
-function fast146(data){
+function fast159(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v147 = data["jsonrpc"];
-if(v147 === undefined) return false;
-if(!(typeof v147 == "string")) return false;
-if(!(v147 === "2.0")) return false;
-}
-{const v148 = data["method"];
-if(v148 === undefined) return false;
-if(!(typeof v148 == "string")) return false;
-if(!(v148 === "notifications/initialized")) return false;
-}
-{const v149 = data["params"];
-if(v149 !== undefined){
-if(!fast150(v149)) return false;
-}}
-return true;
-}
-function fast157(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v158 = data["_meta"];
-if(v158 !== undefined){
-if(!((v158 && typeof v158 == "object" && !Array.isArray(v158)))) return false;
-
-}}
-{const v160 = data["message"];
+{const v160 = data["_meta"];
 if(v160 !== undefined){
-if(!(typeof v160 == "string")) return false;
+if(!((v160 && typeof v160 == "object" && !Array.isArray(v160)))) return false;
+
 }}
-{const v161 = data["progress"];
-if(v161 === undefined) return false;
-if(!(Number.isFinite(v161))) return false;
-}
-{const v162 = data["progressToken"];
-if(v162 === undefined) return false;
-if(!fast38(v162)) return false;
-}
-{const v163 = data["total"];
-if(v163 !== undefined){
+{const v162 = data["message"];
+if(v162 !== undefined){
+if(!(typeof v162 == "string")) return false;
+}}
+{const v163 = data["progress"];
+if(v163 === undefined) return false;
 if(!(Number.isFinite(v163))) return false;
+}
+{const v164 = data["progressToken"];
+if(v164 === undefined) return false;
+if(!fast38(v164)) return false;
+}
+{const v165 = data["total"];
+if(v165 !== undefined){
+if(!(Number.isFinite(v165))) return false;
 }}
 return true;
 }
-function fast153(data){
+function fast155(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v154 = data["jsonrpc"];
-if(v154 === undefined) return false;
-if(!(typeof v154 == "string")) return false;
-if(!(v154 === "2.0")) return false;
-}
-{const v155 = data["method"];
-if(v155 === undefined) return false;
-if(!(typeof v155 == "string")) return false;
-if(!(v155 === "notifications/progress")) return false;
-}
-{const v156 = data["params"];
+{const v156 = data["jsonrpc"];
 if(v156 === undefined) return false;
-if(!fast157(v156)) return false;
+if(!(typeof v156 == "string")) return false;
+if(!(v156 === "2.0")) return false;
+}
+{const v157 = data["method"];
+if(v157 === undefined) return false;
+if(!(typeof v157 == "string")) return false;
+if(!(v157 === "notifications/progress")) return false;
+}
+{const v158 = data["params"];
+if(v158 === undefined) return false;
+if(!fast159(v158)) return false;
 }
 return true;
 }
-function fast168(data){
+function fast170(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v169 = data["_meta"];
-if(v169 !== undefined){
-if(!((v169 && typeof v169 == "object" && !Array.isArray(v169)))) return false;
+{const v171 = data["_meta"];
+if(v171 !== undefined){
+if(!((v171 && typeof v171 == "object" && !Array.isArray(v171)))) return false;
 
 }}
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v171 = data["createdAt"];
-if(v171 === undefined) return false;
-if(!(typeof v171 == "string")) return false;
+{const v173 = data["createdAt"];
+if(v173 === undefined) return false;
+if(!(typeof v173 == "string")) return false;
 }
-{const v172 = data["lastUpdatedAt"];
-if(v172 === undefined) return false;
-if(!(typeof v172 == "string")) return false;
-}
-{const v173 = data["pollInterval"];
-if(v173 !== undefined){
-if(!(Number.isInteger(v173))) return false;
-}}
-{const v174 = data["status"];
+{const v174 = data["lastUpdatedAt"];
 if(v174 === undefined) return false;
-if(!fast113(v174)) return false;
+if(!(typeof v174 == "string")) return false;
 }
-{const v175 = data["statusMessage"];
+{const v175 = data["pollInterval"];
 if(v175 !== undefined){
-if(!(typeof v175 == "string")) return false;
+if(!(Number.isInteger(v175))) return false;
 }}
-{const v176 = data["taskId"];
+{const v176 = data["status"];
 if(v176 === undefined) return false;
-if(!(typeof v176 == "string")) return false;
+if(!fast115(v176)) return false;
 }
-{const v177 = data["ttl"];
-if(v177 === undefined) return false;
-if(!(Number.isInteger(v177) || v177 === null)) return false;
+{const v177 = data["statusMessage"];
+if(v177 !== undefined){
+if(!(typeof v177 == "string")) return false;
+}}
+{const v178 = data["taskId"];
+if(v178 === undefined) return false;
+if(!(typeof v178 == "string")) return false;
 }
-return true;
-}
-function fast164(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v165 = data["jsonrpc"];
-if(v165 === undefined) return false;
-if(!(typeof v165 == "string")) return false;
-if(!(v165 === "2.0")) return false;
-}
-{const v166 = data["method"];
-if(v166 === undefined) return false;
-if(!(typeof v166 == "string")) return false;
-if(!(v166 === "notifications/tasks/status")) return false;
-}
-{const v167 = data["params"];
-if(v167 === undefined) return false;
-if(!fast168(v167)) return false;
-}
-return true;
-}
-function fast178(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v179 = data["jsonrpc"];
+{const v179 = data["ttl"];
 if(v179 === undefined) return false;
-if(!(typeof v179 == "string")) return false;
-if(!(v179 === "2.0")) return false;
+if(!(Number.isInteger(v179) || v179 === null)) return false;
 }
-{const v180 = data["method"];
-if(v180 === undefined) return false;
-if(!(typeof v180 == "string")) return false;
-if(!(v180 === "notifications/roots/list_changed")) return false;
-}
-{const v181 = data["params"];
-if(v181 !== undefined){
-if(!fast150(v181)) return false;
-}}
 return true;
 }
-function fast145(data){
-if(!(fast117(data) || fast146(data) || fast153(data) || fast164(data) || fast178(data))) return false;
-return true;
-}
-function fast194(data){
+function fast166(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v195 = data["description"];
-if(v195 !== undefined){
-if(!(typeof v195 == "string")) return false;
+{const v167 = data["jsonrpc"];
+if(v167 === undefined) return false;
+if(!(typeof v167 == "string")) return false;
+if(!(v167 === "2.0")) return false;
+}
+{const v168 = data["method"];
+if(v168 === undefined) return false;
+if(!(typeof v168 == "string")) return false;
+if(!(v168 === "notifications/tasks/status")) return false;
+}
+{const v169 = data["params"];
+if(v169 === undefined) return false;
+if(!fast170(v169)) return false;
+}
+return true;
+}
+function fast180(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v181 = data["jsonrpc"];
+if(v181 === undefined) return false;
+if(!(typeof v181 == "string")) return false;
+if(!(v181 === "2.0")) return false;
+}
+{const v182 = data["method"];
+if(v182 === undefined) return false;
+if(!(typeof v182 == "string")) return false;
+if(!(v182 === "notifications/roots/list_changed")) return false;
+}
+{const v183 = data["params"];
+if(v183 !== undefined){
+if(!fast152(v183)) return false;
 }}
-{const v196 = data["icons"];
-if(v196 !== undefined){
-if(!(Array.isArray(v196))) return false;
-for(let v197 = 0; v197 < v196.length; v197++){
-if(!fast72(v196[v197])) return false;
+return true;
+}
+function fast147(data){
+if(!(fast119(data) || fast148(data) || fast155(data) || fast166(data) || fast180(data))) return false;
+return true;
+}
+function fast196(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v197 = data["description"];
+if(v197 !== undefined){
+if(!(typeof v197 == "string")) return false;
+}}
+{const v198 = data["icons"];
+if(v198 !== undefined){
+if(!(Array.isArray(v198))) return false;
+for(let v199 = 0; v199 < v198.length; v199++){
+if(!fast73(v198[v199])) return false;
 }
 }}
-{const v198 = data["name"];
-if(v198 === undefined) return false;
-if(!(typeof v198 == "string")) return false;
-}
-{const v199 = data["title"];
-if(v199 !== undefined){
-if(!(typeof v199 == "string")) return false;
-}}
-{const v200 = data["version"];
+{const v200 = data["name"];
 if(v200 === undefined) return false;
 if(!(typeof v200 == "string")) return false;
 }
-{const v201 = data["websiteUrl"];
+{const v201 = data["title"];
 if(v201 !== undefined){
 if(!(typeof v201 == "string")) return false;
-if(!fastFormat23(v201)) return false;
 }}
-return true;
-}
-function fast188(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v189 = data["_meta"];
-if(v189 !== undefined){
-if(!((v189 && typeof v189 == "object" && !Array.isArray(v189)))) return false;
-{const v190 = v189["progressToken"];
-if(v190 !== undefined){
-if(!fast38(v190)) return false;
-}}
-
-}}
-{const v192 = data["capabilities"];
-if(v192 === undefined) return false;
-if(!fast126(v192)) return false;
-}
-{const v193 = data["clientInfo"];
-if(v193 === undefined) return false;
-if(!fast194(v193)) return false;
-}
-{const v202 = data["protocolVersion"];
+{const v202 = data["version"];
 if(v202 === undefined) return false;
 if(!(typeof v202 == "string")) return false;
 }
+{const v203 = data["websiteUrl"];
+if(v203 !== undefined){
+if(!(typeof v203 == "string")) return false;
+if(!fastFormat23(v203)) return false;
+}}
 return true;
 }
-function fast183(data){
+function fast190(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v184 = data["id"];
-if(v184 === undefined) return false;
-if(!fast31(v184)) return false;
-}
-{const v185 = data["jsonrpc"];
-if(v185 === undefined) return false;
-if(!(typeof v185 == "string")) return false;
-if(!(v185 === "2.0")) return false;
-}
-{const v186 = data["method"];
-if(v186 === undefined) return false;
-if(!(typeof v186 == "string")) return false;
-if(!(v186 === "initialize")) return false;
-}
-{const v187 = data["params"];
-if(v187 === undefined) return false;
-if(!fast188(v187)) return false;
-}
-return true;
-}
-function fast208(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v209 = data["_meta"];
-if(v209 !== undefined){
-if(!((v209 && typeof v209 == "object" && !Array.isArray(v209)))) return false;
-{const v210 = v209["progressToken"];
-if(v210 !== undefined){
-if(!fast38(v210)) return false;
+{const v191 = data["_meta"];
+if(v191 !== undefined){
+if(!((v191 && typeof v191 == "object" && !Array.isArray(v191)))) return false;
+{const v192 = v191["progressToken"];
+if(v192 !== undefined){
+if(!fast38(v192)) return false;
 }}
 
 }}
-return true;
+{const v194 = data["capabilities"];
+if(v194 === undefined) return false;
+if(!fast128(v194)) return false;
 }
-function fast203(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v204 = data["id"];
+{const v195 = data["clientInfo"];
+if(v195 === undefined) return false;
+if(!fast196(v195)) return false;
+}
+{const v204 = data["protocolVersion"];
 if(v204 === undefined) return false;
-if(!fast31(v204)) return false;
+if(!(typeof v204 == "string")) return false;
 }
-{const v205 = data["jsonrpc"];
-if(v205 === undefined) return false;
-if(!(typeof v205 == "string")) return false;
-if(!(v205 === "2.0")) return false;
+return true;
 }
-{const v206 = data["method"];
+function fast185(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v186 = data["id"];
+if(v186 === undefined) return false;
+if(!fast31(v186)) return false;
+}
+{const v187 = data["jsonrpc"];
+if(v187 === undefined) return false;
+if(!(typeof v187 == "string")) return false;
+if(!(v187 === "2.0")) return false;
+}
+{const v188 = data["method"];
+if(v188 === undefined) return false;
+if(!(typeof v188 == "string")) return false;
+if(!(v188 === "initialize")) return false;
+}
+{const v189 = data["params"];
+if(v189 === undefined) return false;
+if(!fast190(v189)) return false;
+}
+return true;
+}
+function fast210(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v211 = data["_meta"];
+if(v211 !== undefined){
+if(!((v211 && typeof v211 == "object" && !Array.isArray(v211)))) return false;
+{const v212 = v211["progressToken"];
+if(v212 !== undefined){
+if(!fast38(v212)) return false;
+}}
+
+}}
+return true;
+}
+function fast205(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v206 = data["id"];
 if(v206 === undefined) return false;
-if(!(typeof v206 == "string")) return false;
-if(!(v206 === "ping")) return false;
+if(!fast31(v206)) return false;
 }
-{const v207 = data["params"];
-if(v207 !== undefined){
-if(!fast208(v207)) return false;
+{const v207 = data["jsonrpc"];
+if(v207 === undefined) return false;
+if(!(typeof v207 == "string")) return false;
+if(!(v207 === "2.0")) return false;
+}
+{const v208 = data["method"];
+if(v208 === undefined) return false;
+if(!(typeof v208 == "string")) return false;
+if(!(v208 === "ping")) return false;
+}
+{const v209 = data["params"];
+if(v209 !== undefined){
+if(!fast210(v209)) return false;
 }}
 return true;
 }
-function fast217(data){
+function fast219(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v218 = data["_meta"];
-if(v218 !== undefined){
-if(!((v218 && typeof v218 == "object" && !Array.isArray(v218)))) return false;
-{const v219 = v218["progressToken"];
-if(v219 !== undefined){
-if(!fast38(v219)) return false;
-}}
-
-}}
-{const v221 = data["cursor"];
+{const v220 = data["_meta"];
+if(v220 !== undefined){
+if(!((v220 && typeof v220 == "object" && !Array.isArray(v220)))) return false;
+{const v221 = v220["progressToken"];
 if(v221 !== undefined){
-if(!(typeof v221 == "string")) return false;
+if(!fast38(v221)) return false;
+}}
+
+}}
+{const v223 = data["cursor"];
+if(v223 !== undefined){
+if(!(typeof v223 == "string")) return false;
 }}
 return true;
 }
-function fast212(data){
+function fast214(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v213 = data["id"];
-if(v213 === undefined) return false;
-if(!fast31(v213)) return false;
-}
-{const v214 = data["jsonrpc"];
-if(v214 === undefined) return false;
-if(!(typeof v214 == "string")) return false;
-if(!(v214 === "2.0")) return false;
-}
-{const v215 = data["method"];
+{const v215 = data["id"];
 if(v215 === undefined) return false;
-if(!(typeof v215 == "string")) return false;
-if(!(v215 === "resources/list")) return false;
+if(!fast31(v215)) return false;
 }
-{const v216 = data["params"];
-if(v216 !== undefined){
-if(!fast217(v216)) return false;
+{const v216 = data["jsonrpc"];
+if(v216 === undefined) return false;
+if(!(typeof v216 == "string")) return false;
+if(!(v216 === "2.0")) return false;
+}
+{const v217 = data["method"];
+if(v217 === undefined) return false;
+if(!(typeof v217 == "string")) return false;
+if(!(v217 === "resources/list")) return false;
+}
+{const v218 = data["params"];
+if(v218 !== undefined){
+if(!fast219(v218)) return false;
 }}
 return true;
 }
-function fast222(data){
+function fast224(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v223 = data["id"];
-if(v223 === undefined) return false;
-if(!fast31(v223)) return false;
-}
-{const v224 = data["jsonrpc"];
-if(v224 === undefined) return false;
-if(!(typeof v224 == "string")) return false;
-if(!(v224 === "2.0")) return false;
-}
-{const v225 = data["method"];
+{const v225 = data["id"];
 if(v225 === undefined) return false;
-if(!(typeof v225 == "string")) return false;
-if(!(v225 === "resources/templates/list")) return false;
+if(!fast31(v225)) return false;
 }
-{const v226 = data["params"];
-if(v226 !== undefined){
-if(!fast217(v226)) return false;
+{const v226 = data["jsonrpc"];
+if(v226 === undefined) return false;
+if(!(typeof v226 == "string")) return false;
+if(!(v226 === "2.0")) return false;
+}
+{const v227 = data["method"];
+if(v227 === undefined) return false;
+if(!(typeof v227 == "string")) return false;
+if(!(v227 === "resources/templates/list")) return false;
+}
+{const v228 = data["params"];
+if(v228 !== undefined){
+if(!fast219(v228)) return false;
 }}
 return true;
 }
-function fast232(data){
+function fast234(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v233 = data["_meta"];
-if(v233 !== undefined){
-if(!((v233 && typeof v233 == "object" && !Array.isArray(v233)))) return false;
-{const v234 = v233["progressToken"];
-if(v234 !== undefined){
-if(!fast38(v234)) return false;
+{const v235 = data["_meta"];
+if(v235 !== undefined){
+if(!((v235 && typeof v235 == "object" && !Array.isArray(v235)))) return false;
+{const v236 = v235["progressToken"];
+if(v236 !== undefined){
+if(!fast38(v236)) return false;
 }}
 
 }}
-{const v236 = data["uri"];
-if(v236 === undefined) return false;
-if(!(typeof v236 == "string")) return false;
-if(!fastFormat23(v236)) return false;
-}
-return true;
-}
-function fast227(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v228 = data["id"];
-if(v228 === undefined) return false;
-if(!fast31(v228)) return false;
-}
-{const v229 = data["jsonrpc"];
-if(v229 === undefined) return false;
-if(!(typeof v229 == "string")) return false;
-if(!(v229 === "2.0")) return false;
-}
-{const v230 = data["method"];
-if(v230 === undefined) return false;
-if(!(typeof v230 == "string")) return false;
-if(!(v230 === "resources/read")) return false;
-}
-{const v231 = data["params"];
-if(v231 === undefined) return false;
-if(!fast232(v231)) return false;
-}
-return true;
-}
-function fast242(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v243 = data["_meta"];
-if(v243 !== undefined){
-if(!((v243 && typeof v243 == "object" && !Array.isArray(v243)))) return false;
-{const v244 = v243["progressToken"];
-if(v244 !== undefined){
-if(!fast38(v244)) return false;
-}}
-
-}}
-{const v246 = data["uri"];
-if(v246 === undefined) return false;
-if(!(typeof v246 == "string")) return false;
-if(!fastFormat23(v246)) return false;
-}
-return true;
-}
-function fast237(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v238 = data["id"];
+{const v238 = data["uri"];
 if(v238 === undefined) return false;
-if(!fast31(v238)) return false;
-}
-{const v239 = data["jsonrpc"];
-if(v239 === undefined) return false;
-if(!(typeof v239 == "string")) return false;
-if(!(v239 === "2.0")) return false;
-}
-{const v240 = data["method"];
-if(v240 === undefined) return false;
-if(!(typeof v240 == "string")) return false;
-if(!(v240 === "resources/subscribe")) return false;
-}
-{const v241 = data["params"];
-if(v241 === undefined) return false;
-if(!fast242(v241)) return false;
+if(!(typeof v238 == "string")) return false;
+if(!fastFormat23(v238)) return false;
 }
 return true;
 }
-function fast252(data){
+function fast229(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v253 = data["_meta"];
-if(v253 !== undefined){
-if(!((v253 && typeof v253 == "object" && !Array.isArray(v253)))) return false;
-{const v254 = v253["progressToken"];
-if(v254 !== undefined){
-if(!fast38(v254)) return false;
+{const v230 = data["id"];
+if(v230 === undefined) return false;
+if(!fast31(v230)) return false;
+}
+{const v231 = data["jsonrpc"];
+if(v231 === undefined) return false;
+if(!(typeof v231 == "string")) return false;
+if(!(v231 === "2.0")) return false;
+}
+{const v232 = data["method"];
+if(v232 === undefined) return false;
+if(!(typeof v232 == "string")) return false;
+if(!(v232 === "resources/read")) return false;
+}
+{const v233 = data["params"];
+if(v233 === undefined) return false;
+if(!fast234(v233)) return false;
+}
+return true;
+}
+function fast244(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v245 = data["_meta"];
+if(v245 !== undefined){
+if(!((v245 && typeof v245 == "object" && !Array.isArray(v245)))) return false;
+{const v246 = v245["progressToken"];
+if(v246 !== undefined){
+if(!fast38(v246)) return false;
 }}
 
 }}
-{const v256 = data["uri"];
-if(v256 === undefined) return false;
-if(!(typeof v256 == "string")) return false;
-if(!fastFormat23(v256)) return false;
-}
-return true;
-}
-function fast247(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v248 = data["id"];
+{const v248 = data["uri"];
 if(v248 === undefined) return false;
-if(!fast31(v248)) return false;
-}
-{const v249 = data["jsonrpc"];
-if(v249 === undefined) return false;
-if(!(typeof v249 == "string")) return false;
-if(!(v249 === "2.0")) return false;
-}
-{const v250 = data["method"];
-if(v250 === undefined) return false;
-if(!(typeof v250 == "string")) return false;
-if(!(v250 === "resources/unsubscribe")) return false;
-}
-{const v251 = data["params"];
-if(v251 === undefined) return false;
-if(!fast252(v251)) return false;
+if(!(typeof v248 == "string")) return false;
+if(!fastFormat23(v248)) return false;
 }
 return true;
 }
-function fast257(data){
+function fast239(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v258 = data["id"];
-if(v258 === undefined) return false;
-if(!fast31(v258)) return false;
+{const v240 = data["id"];
+if(v240 === undefined) return false;
+if(!fast31(v240)) return false;
 }
-{const v259 = data["jsonrpc"];
-if(v259 === undefined) return false;
-if(!(typeof v259 == "string")) return false;
-if(!(v259 === "2.0")) return false;
+{const v241 = data["jsonrpc"];
+if(v241 === undefined) return false;
+if(!(typeof v241 == "string")) return false;
+if(!(v241 === "2.0")) return false;
 }
-{const v260 = data["method"];
-if(v260 === undefined) return false;
-if(!(typeof v260 == "string")) return false;
-if(!(v260 === "prompts/list")) return false;
+{const v242 = data["method"];
+if(v242 === undefined) return false;
+if(!(typeof v242 == "string")) return false;
+if(!(v242 === "resources/subscribe")) return false;
 }
-{const v261 = data["params"];
-if(v261 !== undefined){
-if(!fast217(v261)) return false;
-}}
+{const v243 = data["params"];
+if(v243 === undefined) return false;
+if(!fast244(v243)) return false;
+}
 return true;
 }
-function fast267(data){
+function fast254(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v268 = data["_meta"];
-if(v268 !== undefined){
-if(!((v268 && typeof v268 == "object" && !Array.isArray(v268)))) return false;
-{const v269 = v268["progressToken"];
-if(v269 !== undefined){
-if(!fast38(v269)) return false;
+{const v255 = data["_meta"];
+if(v255 !== undefined){
+if(!((v255 && typeof v255 == "object" && !Array.isArray(v255)))) return false;
+{const v256 = v255["progressToken"];
+if(v256 !== undefined){
+if(!fast38(v256)) return false;
 }}
 
 }}
-{const v271 = data["arguments"];
+{const v258 = data["uri"];
+if(v258 === undefined) return false;
+if(!(typeof v258 == "string")) return false;
+if(!fastFormat23(v258)) return false;
+}
+return true;
+}
+function fast249(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v250 = data["id"];
+if(v250 === undefined) return false;
+if(!fast31(v250)) return false;
+}
+{const v251 = data["jsonrpc"];
+if(v251 === undefined) return false;
+if(!(typeof v251 == "string")) return false;
+if(!(v251 === "2.0")) return false;
+}
+{const v252 = data["method"];
+if(v252 === undefined) return false;
+if(!(typeof v252 == "string")) return false;
+if(!(v252 === "resources/unsubscribe")) return false;
+}
+{const v253 = data["params"];
+if(v253 === undefined) return false;
+if(!fast254(v253)) return false;
+}
+return true;
+}
+function fast259(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v260 = data["id"];
+if(v260 === undefined) return false;
+if(!fast31(v260)) return false;
+}
+{const v261 = data["jsonrpc"];
+if(v261 === undefined) return false;
+if(!(typeof v261 == "string")) return false;
+if(!(v261 === "2.0")) return false;
+}
+{const v262 = data["method"];
+if(v262 === undefined) return false;
+if(!(typeof v262 == "string")) return false;
+if(!(v262 === "prompts/list")) return false;
+}
+{const v263 = data["params"];
+if(v263 !== undefined){
+if(!fast219(v263)) return false;
+}}
+return true;
+}
+function fast269(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v270 = data["_meta"];
+if(v270 !== undefined){
+if(!((v270 && typeof v270 == "object" && !Array.isArray(v270)))) return false;
+{const v271 = v270["progressToken"];
 if(v271 !== undefined){
-if(!((v271 && typeof v271 == "object" && !Array.isArray(v271)))) return false;
-for(const v272 in v271){
-if(!(typeof v271[v272] == "string")) return false;
+if(!fast38(v271)) return false;
+}}
+
+}}
+{const v273 = data["arguments"];
+if(v273 !== undefined){
+if(!((v273 && typeof v273 == "object" && !Array.isArray(v273)))) return false;
+for(const v274 in v273){
+if(!(typeof v273[v274] == "string")) return false;
 }
 }}
-{const v273 = data["name"];
-if(v273 === undefined) return false;
-if(!(typeof v273 == "string")) return false;
-}
-return true;
-}
-function fast262(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v263 = data["id"];
-if(v263 === undefined) return false;
-if(!fast31(v263)) return false;
-}
-{const v264 = data["jsonrpc"];
-if(v264 === undefined) return false;
-if(!(typeof v264 == "string")) return false;
-if(!(v264 === "2.0")) return false;
-}
-{const v265 = data["method"];
-if(v265 === undefined) return false;
-if(!(typeof v265 == "string")) return false;
-if(!(v265 === "prompts/get")) return false;
-}
-{const v266 = data["params"];
-if(v266 === undefined) return false;
-if(!fast267(v266)) return false;
-}
-return true;
-}
-function fast274(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v275 = data["id"];
+{const v275 = data["name"];
 if(v275 === undefined) return false;
-if(!fast31(v275)) return false;
+if(!(typeof v275 == "string")) return false;
 }
-{const v276 = data["jsonrpc"];
-if(v276 === undefined) return false;
-if(!(typeof v276 == "string")) return false;
-if(!(v276 === "2.0")) return false;
+return true;
 }
-{const v277 = data["method"];
+function fast264(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v265 = data["id"];
+if(v265 === undefined) return false;
+if(!fast31(v265)) return false;
+}
+{const v266 = data["jsonrpc"];
+if(v266 === undefined) return false;
+if(!(typeof v266 == "string")) return false;
+if(!(v266 === "2.0")) return false;
+}
+{const v267 = data["method"];
+if(v267 === undefined) return false;
+if(!(typeof v267 == "string")) return false;
+if(!(v267 === "prompts/get")) return false;
+}
+{const v268 = data["params"];
+if(v268 === undefined) return false;
+if(!fast269(v268)) return false;
+}
+return true;
+}
+function fast276(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v277 = data["id"];
 if(v277 === undefined) return false;
-if(!(typeof v277 == "string")) return false;
-if(!(v277 === "tools/list")) return false;
+if(!fast31(v277)) return false;
 }
-{const v278 = data["params"];
-if(v278 !== undefined){
-if(!fast217(v278)) return false;
+{const v278 = data["jsonrpc"];
+if(v278 === undefined) return false;
+if(!(typeof v278 == "string")) return false;
+if(!(v278 === "2.0")) return false;
+}
+{const v279 = data["method"];
+if(v279 === undefined) return false;
+if(!(typeof v279 == "string")) return false;
+if(!(v279 === "tools/list")) return false;
+}
+{const v280 = data["params"];
+if(v280 !== undefined){
+if(!fast219(v280)) return false;
 }}
 return true;
 }
-function fast279(data){
+function fast281(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v280 = data["id"];
-if(v280 === undefined) return false;
-if(!fast31(v280)) return false;
-}
-{const v281 = data["jsonrpc"];
-if(v281 === undefined) return false;
-if(!(typeof v281 == "string")) return false;
-if(!(v281 === "2.0")) return false;
-}
-{const v282 = data["method"];
+{const v282 = data["id"];
 if(v282 === undefined) return false;
-if(!(typeof v282 == "string")) return false;
-if(!(v282 === "tasks/get")) return false;
+if(!fast31(v282)) return false;
 }
-{const v283 = data["params"];
+{const v283 = data["jsonrpc"];
 if(v283 === undefined) return false;
-if(!((v283 && typeof v283 == "object" && !Array.isArray(v283)))) return false;
-{const v284 = v283["taskId"];
+if(!(typeof v283 == "string")) return false;
+if(!(v283 === "2.0")) return false;
+}
+{const v284 = data["method"];
 if(v284 === undefined) return false;
 if(!(typeof v284 == "string")) return false;
+if(!(v284 === "tasks/get")) return false;
+}
+{const v285 = data["params"];
+if(v285 === undefined) return false;
+if(!((v285 && typeof v285 == "object" && !Array.isArray(v285)))) return false;
+{const v286 = v285["taskId"];
+if(v286 === undefined) return false;
+if(!(typeof v286 == "string")) return false;
 }
 }
 return true;
 }
-function fast285(data){
+function fast287(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v286 = data["id"];
-if(v286 === undefined) return false;
-if(!fast31(v286)) return false;
-}
-{const v287 = data["jsonrpc"];
-if(v287 === undefined) return false;
-if(!(typeof v287 == "string")) return false;
-if(!(v287 === "2.0")) return false;
-}
-{const v288 = data["method"];
+{const v288 = data["id"];
 if(v288 === undefined) return false;
-if(!(typeof v288 == "string")) return false;
-if(!(v288 === "tasks/result")) return false;
+if(!fast31(v288)) return false;
 }
-{const v289 = data["params"];
+{const v289 = data["jsonrpc"];
 if(v289 === undefined) return false;
-if(!((v289 && typeof v289 == "object" && !Array.isArray(v289)))) return false;
-{const v290 = v289["taskId"];
+if(!(typeof v289 == "string")) return false;
+if(!(v289 === "2.0")) return false;
+}
+{const v290 = data["method"];
 if(v290 === undefined) return false;
 if(!(typeof v290 == "string")) return false;
+if(!(v290 === "tasks/result")) return false;
+}
+{const v291 = data["params"];
+if(v291 === undefined) return false;
+if(!((v291 && typeof v291 == "object" && !Array.isArray(v291)))) return false;
+{const v292 = v291["taskId"];
+if(v292 === undefined) return false;
+if(!(typeof v292 == "string")) return false;
 }
 }
 return true;
 }
-function fast291(data){
+function fast293(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v292 = data["id"];
-if(v292 === undefined) return false;
-if(!fast31(v292)) return false;
-}
-{const v293 = data["jsonrpc"];
-if(v293 === undefined) return false;
-if(!(typeof v293 == "string")) return false;
-if(!(v293 === "2.0")) return false;
-}
-{const v294 = data["method"];
+{const v294 = data["id"];
 if(v294 === undefined) return false;
-if(!(typeof v294 == "string")) return false;
-if(!(v294 === "tasks/list")) return false;
+if(!fast31(v294)) return false;
 }
-{const v295 = data["params"];
-if(v295 !== undefined){
-if(!fast217(v295)) return false;
+{const v295 = data["jsonrpc"];
+if(v295 === undefined) return false;
+if(!(typeof v295 == "string")) return false;
+if(!(v295 === "2.0")) return false;
+}
+{const v296 = data["method"];
+if(v296 === undefined) return false;
+if(!(typeof v296 == "string")) return false;
+if(!(v296 === "tasks/list")) return false;
+}
+{const v297 = data["params"];
+if(v297 !== undefined){
+if(!fast219(v297)) return false;
 }}
 return true;
 }
-function fast306(data){
+function fast308(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "alert" || data === "critical" || data === "debug" || data === "emergency" || data === "error" || data === "info" || data === "notice" || data === "warning")) return false;
 return true;
 }
-function fast301(data){
+function fast303(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v302 = data["_meta"];
-if(v302 !== undefined){
-if(!((v302 && typeof v302 == "object" && !Array.isArray(v302)))) return false;
-{const v303 = v302["progressToken"];
-if(v303 !== undefined){
-if(!fast38(v303)) return false;
+{const v304 = data["_meta"];
+if(v304 !== undefined){
+if(!((v304 && typeof v304 == "object" && !Array.isArray(v304)))) return false;
+{const v305 = v304["progressToken"];
+if(v305 !== undefined){
+if(!fast38(v305)) return false;
 }}
 
 }}
-{const v305 = data["level"];
-if(v305 === undefined) return false;
-if(!fast306(v305)) return false;
+{const v307 = data["level"];
+if(v307 === undefined) return false;
+if(!fast308(v307)) return false;
 }
 return true;
 }
-function fast296(data){
+function fast298(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v297 = data["id"];
-if(v297 === undefined) return false;
-if(!fast31(v297)) return false;
-}
-{const v298 = data["jsonrpc"];
-if(v298 === undefined) return false;
-if(!(typeof v298 == "string")) return false;
-if(!(v298 === "2.0")) return false;
-}
-{const v299 = data["method"];
+{const v299 = data["id"];
 if(v299 === undefined) return false;
-if(!(typeof v299 == "string")) return false;
-if(!(v299 === "logging/setLevel")) return false;
+if(!fast31(v299)) return false;
 }
-{const v300 = data["params"];
+{const v300 = data["jsonrpc"];
 if(v300 === undefined) return false;
-if(!fast301(v300)) return false;
+if(!(typeof v300 == "string")) return false;
+if(!(v300 === "2.0")) return false;
+}
+{const v301 = data["method"];
+if(v301 === undefined) return false;
+if(!(typeof v301 == "string")) return false;
+if(!(v301 === "logging/setLevel")) return false;
+}
+{const v302 = data["params"];
+if(v302 === undefined) return false;
+if(!fast303(v302)) return false;
 }
 return true;
 }
-function fast323(data){
+function fast325(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v324 = data["name"];
-if(v324 === undefined) return false;
-if(!(typeof v324 == "string")) return false;
-}
-{const v325 = data["title"];
-if(v325 !== undefined){
-if(!(typeof v325 == "string")) return false;
-}}
-{const v326 = data["type"];
+{const v326 = data["name"];
 if(v326 === undefined) return false;
 if(!(typeof v326 == "string")) return false;
-if(!(v326 === "ref/prompt")) return false;
 }
-return true;
-}
-function fast327(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v327 = data["title"];
+if(v327 !== undefined){
+if(!(typeof v327 == "string")) return false;
+}}
 {const v328 = data["type"];
 if(v328 === undefined) return false;
 if(!(typeof v328 == "string")) return false;
-if(!(v328 === "ref/resource")) return false;
-}
-{const v329 = data["uri"];
-if(v329 === undefined) return false;
-if(!(typeof v329 == "string")) return false;
-if(!fastFormat330.test(v329)) return false;
+if(!(v328 === "ref/prompt")) return false;
 }
 return true;
 }
-function fast312(data){
+function fast329(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v313 = data["_meta"];
-if(v313 !== undefined){
-if(!((v313 && typeof v313 == "object" && !Array.isArray(v313)))) return false;
-{const v314 = v313["progressToken"];
-if(v314 !== undefined){
-if(!fast38(v314)) return false;
+{const v330 = data["type"];
+if(v330 === undefined) return false;
+if(!(typeof v330 == "string")) return false;
+if(!(v330 === "ref/resource")) return false;
+}
+{const v331 = data["uri"];
+if(v331 === undefined) return false;
+if(!(typeof v331 == "string")) return false;
+if(!fastFormat332.test(v331)) return false;
+}
+return true;
+}
+function fast314(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v315 = data["_meta"];
+if(v315 !== undefined){
+if(!((v315 && typeof v315 == "object" && !Array.isArray(v315)))) return false;
+{const v316 = v315["progressToken"];
+if(v316 !== undefined){
+if(!fast38(v316)) return false;
 }}
 
 }}
-{const v316 = data["argument"];
-if(v316 === undefined) return false;
-if(!((v316 && typeof v316 == "object" && !Array.isArray(v316)))) return false;
-{const v317 = v316["name"];
-if(v317 === undefined) return false;
-if(!(typeof v317 == "string")) return false;
-}
-{const v318 = v316["value"];
+{const v318 = data["argument"];
 if(v318 === undefined) return false;
-if(!(typeof v318 == "string")) return false;
+if(!((v318 && typeof v318 == "object" && !Array.isArray(v318)))) return false;
+{const v319 = v318["name"];
+if(v319 === undefined) return false;
+if(!(typeof v319 == "string")) return false;
+}
+{const v320 = v318["value"];
+if(v320 === undefined) return false;
+if(!(typeof v320 == "string")) return false;
 }
 }
-{const v319 = data["context"];
-if(v319 !== undefined){
-if(!((v319 && typeof v319 == "object" && !Array.isArray(v319)))) return false;
-{const v320 = v319["arguments"];
-if(v320 !== undefined){
-if(!((v320 && typeof v320 == "object" && !Array.isArray(v320)))) return false;
-for(const v321 in v320){
-if(!(typeof v320[v321] == "string")) return false;
+{const v321 = data["context"];
+if(v321 !== undefined){
+if(!((v321 && typeof v321 == "object" && !Array.isArray(v321)))) return false;
+{const v322 = v321["arguments"];
+if(v322 !== undefined){
+if(!((v322 && typeof v322 == "object" && !Array.isArray(v322)))) return false;
+for(const v323 in v322){
+if(!(typeof v322[v323] == "string")) return false;
 }
 }}
 }}
-{const v322 = data["ref"];
-if(v322 === undefined) return false;
-if(!(fast323(v322) || fast327(v322))) return false;
+{const v324 = data["ref"];
+if(v324 === undefined) return false;
+if(!(fast325(v324) || fast329(v324))) return false;
 }
 return true;
 }
-function fast307(data){
+function fast309(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v308 = data["id"];
-if(v308 === undefined) return false;
-if(!fast31(v308)) return false;
-}
-{const v309 = data["jsonrpc"];
-if(v309 === undefined) return false;
-if(!(typeof v309 == "string")) return false;
-if(!(v309 === "2.0")) return false;
-}
-{const v310 = data["method"];
+{const v310 = data["id"];
 if(v310 === undefined) return false;
-if(!(typeof v310 == "string")) return false;
-if(!(v310 === "completion/complete")) return false;
+if(!fast31(v310)) return false;
 }
-{const v311 = data["params"];
+{const v311 = data["jsonrpc"];
 if(v311 === undefined) return false;
-if(!fast312(v311)) return false;
+if(!(typeof v311 == "string")) return false;
+if(!(v311 === "2.0")) return false;
+}
+{const v312 = data["method"];
+if(v312 === undefined) return false;
+if(!(typeof v312 == "string")) return false;
+if(!(v312 === "completion/complete")) return false;
+}
+{const v313 = data["params"];
+if(v313 === undefined) return false;
+if(!fast314(v313)) return false;
 }
 return true;
 }
-function fast182(data){
-if(!(fast183(data) || fast203(data) || fast212(data) || fast222(data) || fast227(data) || fast237(data) || fast247(data) || fast257(data) || fast262(data) || fast274(data) || fast29(data) || fast279(data) || fast285(data) || fast99(data) || fast291(data) || fast296(data) || fast307(data))) return false;
+function fast184(data){
+if(!(fast185(data) || fast205(data) || fast214(data) || fast224(data) || fast229(data) || fast239(data) || fast249(data) || fast259(data) || fast264(data) || fast276(data) || fast29(data) || fast281(data) || fast287(data) || fast101(data) || fast293(data) || fast298(data) || fast309(data))) return false;
 return true;
 }
-function fast332(data){
+function fast334(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v333 = data["_meta"];
-if(v333 !== undefined){
-if(!((v333 && typeof v333 == "object" && !Array.isArray(v333)))) return false;
+{const v335 = data["_meta"];
+if(v335 !== undefined){
+if(!((v335 && typeof v335 == "object" && !Array.isArray(v335)))) return false;
 
 }}
 
 return true;
 }
-function fast336(data){
+function fast338(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v337 = data["_meta"];
-if(v337 !== undefined){
-if(!((v337 && typeof v337 == "object" && !Array.isArray(v337)))) return false;
+{const v339 = data["_meta"];
+if(v339 !== undefined){
+if(!((v339 && typeof v339 == "object" && !Array.isArray(v339)))) return false;
 
 }}
 
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v340 = data["createdAt"];
-if(v340 === undefined) return false;
-if(!(typeof v340 == "string")) return false;
+{const v342 = data["createdAt"];
+if(v342 === undefined) return false;
+if(!(typeof v342 == "string")) return false;
 }
-{const v341 = data["lastUpdatedAt"];
-if(v341 === undefined) return false;
-if(!(typeof v341 == "string")) return false;
-}
-{const v342 = data["pollInterval"];
-if(v342 !== undefined){
-if(!(Number.isInteger(v342))) return false;
-}}
-{const v343 = data["status"];
+{const v343 = data["lastUpdatedAt"];
 if(v343 === undefined) return false;
-if(!fast113(v343)) return false;
+if(!(typeof v343 == "string")) return false;
 }
-{const v344 = data["statusMessage"];
+{const v344 = data["pollInterval"];
 if(v344 !== undefined){
-if(!(typeof v344 == "string")) return false;
+if(!(Number.isInteger(v344))) return false;
 }}
-{const v345 = data["taskId"];
+{const v345 = data["status"];
 if(v345 === undefined) return false;
-if(!(typeof v345 == "string")) return false;
+if(!fast115(v345)) return false;
 }
-{const v346 = data["ttl"];
-if(v346 === undefined) return false;
-if(!(Number.isInteger(v346) || v346 === null)) return false;
+{const v346 = data["statusMessage"];
+if(v346 !== undefined){
+if(!(typeof v346 == "string")) return false;
+}}
+{const v347 = data["taskId"];
+if(v347 === undefined) return false;
+if(!(typeof v347 == "string")) return false;
+}
+{const v348 = data["ttl"];
+if(v348 === undefined) return false;
+if(!(Number.isInteger(v348) || v348 === null)) return false;
 }
 return true;
 }
-function fast347(data){
+function fast349(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v348 = data["_meta"];
-if(v348 !== undefined){
-if(!((v348 && typeof v348 == "object" && !Array.isArray(v348)))) return false;
+{const v350 = data["_meta"];
+if(v350 !== undefined){
+if(!((v350 && typeof v350 == "object" && !Array.isArray(v350)))) return false;
 
 }}
 
 return true;
 }
-function fast357(data){
+function fast359(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v358 = data["createdAt"];
-if(v358 === undefined) return false;
-if(!(typeof v358 == "string")) return false;
+{const v360 = data["createdAt"];
+if(v360 === undefined) return false;
+if(!(typeof v360 == "string")) return false;
 }
-{const v359 = data["lastUpdatedAt"];
-if(v359 === undefined) return false;
-if(!(typeof v359 == "string")) return false;
-}
-{const v360 = data["pollInterval"];
-if(v360 !== undefined){
-if(!(Number.isInteger(v360))) return false;
-}}
-{const v361 = data["status"];
+{const v361 = data["lastUpdatedAt"];
 if(v361 === undefined) return false;
-if(!fast113(v361)) return false;
+if(!(typeof v361 == "string")) return false;
 }
-{const v362 = data["statusMessage"];
+{const v362 = data["pollInterval"];
 if(v362 !== undefined){
-if(!(typeof v362 == "string")) return false;
+if(!(Number.isInteger(v362))) return false;
 }}
-{const v363 = data["taskId"];
+{const v363 = data["status"];
 if(v363 === undefined) return false;
-if(!(typeof v363 == "string")) return false;
+if(!fast115(v363)) return false;
 }
-{const v364 = data["ttl"];
-if(v364 === undefined) return false;
-if(!(Number.isInteger(v364) || v364 === null)) return false;
+{const v364 = data["statusMessage"];
+if(v364 !== undefined){
+if(!(typeof v364 == "string")) return false;
+}}
+{const v365 = data["taskId"];
+if(v365 === undefined) return false;
+if(!(typeof v365 == "string")) return false;
+}
+{const v366 = data["ttl"];
+if(v366 === undefined) return false;
+if(!(Number.isInteger(v366) || v366 === null)) return false;
 }
 return true;
 }
-function fast351(data){
+function fast353(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v352 = data["_meta"];
-if(v352 !== undefined){
-if(!((v352 && typeof v352 == "object" && !Array.isArray(v352)))) return false;
-
-}}
-{const v354 = data["nextCursor"];
+{const v354 = data["_meta"];
 if(v354 !== undefined){
-if(!(typeof v354 == "string")) return false;
+if(!((v354 && typeof v354 == "object" && !Array.isArray(v354)))) return false;
+
 }}
-{const v355 = data["tasks"];
-if(v355 === undefined) return false;
-if(!(Array.isArray(v355))) return false;
-for(let v356 = 0; v356 < v355.length; v356++){
-if(!fast357(v355[v356])) return false;
+{const v356 = data["nextCursor"];
+if(v356 !== undefined){
+if(!(typeof v356 == "string")) return false;
+}}
+{const v357 = data["tasks"];
+if(v357 === undefined) return false;
+if(!(Array.isArray(v357))) return false;
+for(let v358 = 0; v358 < v357.length; v358++){
+if(!fast359(v357[v358])) return false;
 }
 }
 return true;
 }
-function fast369(data){
+function fast371(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v370 = data["_meta"];
-if(v370 !== undefined){
-if(!((v370 && typeof v370 == "object" && !Array.isArray(v370)))) return false;
+{const v372 = data["_meta"];
+if(v372 !== undefined){
+if(!((v372 && typeof v372 == "object" && !Array.isArray(v372)))) return false;
 
 }}
-{const v372 = data["id"];
-if(v372 === undefined) return false;
-if(!(typeof v372 == "string")) return false;
+{const v374 = data["id"];
+if(v374 === undefined) return false;
+if(!(typeof v374 == "string")) return false;
 }
-{const v373 = data["input"];
-if(v373 === undefined) return false;
-if(!((v373 && typeof v373 == "object" && !Array.isArray(v373)))) return false;
-
-}
-{const v375 = data["name"];
+{const v375 = data["input"];
 if(v375 === undefined) return false;
-if(!(typeof v375 == "string")) return false;
+if(!((v375 && typeof v375 == "object" && !Array.isArray(v375)))) return false;
+
 }
-{const v376 = data["type"];
-if(v376 === undefined) return false;
-if(!(typeof v376 == "string")) return false;
-if(!(v376 === "tool_use")) return false;
+{const v377 = data["name"];
+if(v377 === undefined) return false;
+if(!(typeof v377 == "string")) return false;
+}
+{const v378 = data["type"];
+if(v378 === undefined) return false;
+if(!(typeof v378 == "string")) return false;
+if(!(v378 === "tool_use")) return false;
 }
 return true;
 }
-function fast377(data){
+function fast379(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v378 = data["_meta"];
-if(v378 !== undefined){
-if(!((v378 && typeof v378 == "object" && !Array.isArray(v378)))) return false;
+{const v380 = data["_meta"];
+if(v380 !== undefined){
+if(!((v380 && typeof v380 == "object" && !Array.isArray(v380)))) return false;
 
 }}
-{const v380 = data["content"];
-if(v380 === undefined) return false;
-if(!(Array.isArray(v380))) return false;
-for(let v381 = 0; v381 < v380.length; v381++){
-if(!fast51(v380[v381])) return false;
+{const v382 = data["content"];
+if(v382 === undefined) return false;
+if(!(Array.isArray(v382))) return false;
+for(let v383 = 0; v383 < v382.length; v383++){
+if(!fast51(v382[v383])) return false;
 }
 }
-{const v382 = data["isError"];
-if(v382 !== undefined){
-if(!(typeof v382 == "boolean")) return false;
+{const v384 = data["isError"];
+if(v384 !== undefined){
+if(!(typeof v384 == "boolean")) return false;
 }}
-{const v383 = data["structuredContent"];
-if(v383 !== undefined){
-if(!((v383 && typeof v383 == "object" && !Array.isArray(v383)))) return false;
+{const v385 = data["structuredContent"];
+if(v385 !== undefined){
+if(!((v385 && typeof v385 == "object" && !Array.isArray(v385)))) return false;
 
 }}
-{const v385 = data["toolUseId"];
-if(v385 === undefined) return false;
-if(!(typeof v385 == "string")) return false;
+{const v387 = data["toolUseId"];
+if(v387 === undefined) return false;
+if(!(typeof v387 == "string")) return false;
 }
-{const v386 = data["type"];
-if(v386 === undefined) return false;
-if(!(typeof v386 == "string")) return false;
-if(!(v386 === "tool_result")) return false;
+{const v388 = data["type"];
+if(v388 === undefined) return false;
+if(!(typeof v388 == "string")) return false;
+if(!(v388 === "tool_result")) return false;
 }
+return true;
+}
+function fast391(data){
+if(!(fast53(data) || fast59(data) || fast6(data) || fast371(data) || fast379(data))) return false;
 return true;
 }
 function fast389(data){
-if(!(fast52(data) || fast58(data) || fast6(data) || fast369(data) || fast377(data))) return false;
-return true;
-}
-function fast387(data){
 if(!(Array.isArray(data))) return false;
-for(let v388 = 0; v388 < data.length; v388++){
-if(!fast389(data[v388])) return false;
+for(let v390 = 0; v390 < data.length; v390++){
+if(!fast391(data[v390])) return false;
 }
 return true;
 }
-function fast365(data){
+function fast367(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v366 = data["_meta"];
-if(v366 !== undefined){
-if(!((v366 && typeof v366 == "object" && !Array.isArray(v366)))) return false;
+{const v368 = data["_meta"];
+if(v368 !== undefined){
+if(!((v368 && typeof v368 == "object" && !Array.isArray(v368)))) return false;
 
 }}
-{const v368 = data["content"];
-if(v368 === undefined) return false;
-if(!(fast52(v368) || fast58(v368) || fast6(v368) || fast369(v368) || fast377(v368) || fast387(v368))) return false;
+{const v370 = data["content"];
+if(v370 === undefined) return false;
+if(!(fast53(v370) || fast59(v370) || fast6(v370) || fast371(v370) || fast379(v370) || fast389(v370))) return false;
 }
-{const v390 = data["model"];
-if(v390 === undefined) return false;
-if(!(typeof v390 == "string")) return false;
-}
-{const v391 = data["role"];
-if(v391 === undefined) return false;
-if(!fast3(v391)) return false;
-}
-{const v392 = data["stopReason"];
-if(v392 !== undefined){
+{const v392 = data["model"];
+if(v392 === undefined) return false;
 if(!(typeof v392 == "string")) return false;
-}}
-return true;
 }
-function fast398(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v399 = data["_meta"];
-if(v399 !== undefined){
-if(!((v399 && typeof v399 == "object" && !Array.isArray(v399)))) return false;
-
-}}
-{const v401 = data["name"];
-if(v401 !== undefined){
-if(!(typeof v401 == "string")) return false;
-}}
-{const v402 = data["uri"];
-if(v402 === undefined) return false;
-if(!(typeof v402 == "string")) return false;
-if(!fastFormat23(v402)) return false;
+{const v393 = data["role"];
+if(v393 === undefined) return false;
+if(!fast3(v393)) return false;
 }
-return true;
-}
-function fast393(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v394 = data["_meta"];
+{const v394 = data["stopReason"];
 if(v394 !== undefined){
-if(!((v394 && typeof v394 == "object" && !Array.isArray(v394)))) return false;
+if(!(typeof v394 == "string")) return false;
+}}
+return true;
+}
+function fast400(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v401 = data["_meta"];
+if(v401 !== undefined){
+if(!((v401 && typeof v401 == "object" && !Array.isArray(v401)))) return false;
 
 }}
-{const v396 = data["roots"];
-if(v396 === undefined) return false;
-if(!(Array.isArray(v396))) return false;
-for(let v397 = 0; v397 < v396.length; v397++){
-if(!fast398(v396[v397])) return false;
-}
+{const v403 = data["name"];
+if(v403 !== undefined){
+if(!(typeof v403 == "string")) return false;
+}}
+{const v404 = data["uri"];
+if(v404 === undefined) return false;
+if(!(typeof v404 == "string")) return false;
+if(!fastFormat23(v404)) return false;
 }
 return true;
 }
-function fast409(data){
-if(!(Array.isArray(data))) return false;
-for(let v410 = 0; v410 < data.length; v410++){
-if(!(typeof data[v410] == "string")) return false;
+function fast395(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v396 = data["_meta"];
+if(v396 !== undefined){
+if(!((v396 && typeof v396 == "object" && !Array.isArray(v396)))) return false;
+
+}}
+{const v398 = data["roots"];
+if(v398 === undefined) return false;
+if(!(Array.isArray(v398))) return false;
+for(let v399 = 0; v399 < v398.length; v399++){
+if(!fast400(v398[v399])) return false;
+}
 }
 return true;
 }
 function fast411(data){
+if(!(Array.isArray(data))) return false;
+for(let v412 = 0; v412 < data.length; v412++){
+if(!(typeof data[v412] == "string")) return false;
+}
+return true;
+}
+function fast413(data){
 if(!(typeof data == "string" || Number.isFinite(data) || typeof data == "boolean")) return false;
 return true;
 }
-function fast403(data){
+function fast405(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v404 = data["_meta"];
-if(v404 !== undefined){
-if(!((v404 && typeof v404 == "object" && !Array.isArray(v404)))) return false;
+{const v406 = data["_meta"];
+if(v406 !== undefined){
+if(!((v406 && typeof v406 == "object" && !Array.isArray(v406)))) return false;
 
 }}
-{const v406 = data["action"];
-if(v406 === undefined) return false;
-if(!(typeof v406 == "string")) return false;
-if(!(v406 === "accept" || v406 === "cancel" || v406 === "decline")) return false;
+{const v408 = data["action"];
+if(v408 === undefined) return false;
+if(!(typeof v408 == "string")) return false;
+if(!(v408 === "accept" || v408 === "cancel" || v408 === "decline")) return false;
 }
-{const v407 = data["content"];
-if(v407 !== undefined){
-if(!((v407 && typeof v407 == "object" && !Array.isArray(v407)))) return false;
-for(const v408 in v407){
-if(!(fast409(v407[v408]) || fast411(v407[v408]))) return false;
+{const v409 = data["content"];
+if(v409 !== undefined){
+if(!((v409 && typeof v409 == "object" && !Array.isArray(v409)))) return false;
+for(const v410 in v409){
+if(!(fast411(v409[v410]) || fast413(v409[v410]))) return false;
 }
 }}
 return true;
 }
-function fast331(data){
-if(!(fast332(data) || fast336(data) || fast347(data) || fast105(data) || fast351(data) || fast365(data) || fast393(data) || fast403(data))) return false;
+function fast333(data){
+if(!(fast334(data) || fast338(data) || fast349(data) || fast107(data) || fast353(data) || fast367(data) || fast395(data) || fast405(data))) return false;
 return true;
 }
-function fast412(data){
+function fast414(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v413 = data["_meta"];
-if(v413 !== undefined){
-if(!((v413 && typeof v413 == "object" && !Array.isArray(v413)))) return false;
-
-}}
-{const v415 = data["completion"];
-if(v415 === undefined) return false;
+{const v415 = data["_meta"];
+if(v415 !== undefined){
 if(!((v415 && typeof v415 == "object" && !Array.isArray(v415)))) return false;
-{const v416 = v415["hasMore"];
-if(v416 !== undefined){
-if(!(typeof v416 == "boolean")) return false;
-}}
-{const v417 = v415["total"];
-if(v417 !== undefined){
-if(!(Number.isInteger(v417))) return false;
-}}
-{const v418 = v415["values"];
-if(v418 === undefined) return false;
-if(!(Array.isArray(v418))) return false;
-for(let v419 = 0; v419 < v418.length; v419++){
-if(!(typeof v418[v419] == "string")) return false;
-}
-}
-}
-return true;
-}
-function fast437(data){
-if(!(Array.isArray(data))) return false;
-for(let v438 = 0; v438 < data.length; v438++){
-if(!fast389(data[v438])) return false;
-}
-return true;
-}
-function fast433(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v434 = data["_meta"];
-if(v434 !== undefined){
-if(!((v434 && typeof v434 == "object" && !Array.isArray(v434)))) return false;
 
 }}
-{const v436 = data["content"];
-if(v436 === undefined) return false;
-if(!(fast52(v436) || fast58(v436) || fast6(v436) || fast369(v436) || fast377(v436) || fast437(v436))) return false;
+{const v417 = data["completion"];
+if(v417 === undefined) return false;
+if(!((v417 && typeof v417 == "object" && !Array.isArray(v417)))) return false;
+{const v418 = v417["hasMore"];
+if(v418 !== undefined){
+if(!(typeof v418 == "boolean")) return false;
+}}
+{const v419 = v417["total"];
+if(v419 !== undefined){
+if(!(Number.isInteger(v419))) return false;
+}}
+{const v420 = v417["values"];
+if(v420 === undefined) return false;
+if(!(Array.isArray(v420))) return false;
+for(let v421 = 0; v421 < v420.length; v421++){
+if(!(typeof v420[v421] == "string")) return false;
 }
-{const v439 = data["role"];
-if(v439 === undefined) return false;
-if(!fast3(v439)) return false;
+}
 }
 return true;
 }
-function fast446(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v447 = data["name"];
-if(v447 !== undefined){
-if(!(typeof v447 == "string")) return false;
-}}
+function fast439(data){
+if(!(Array.isArray(data))) return false;
+for(let v440 = 0; v440 < data.length; v440++){
+if(!fast391(data[v440])) return false;
+}
 return true;
 }
-function fast442(data){
+function fast435(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v443 = data["costPriority"];
-if(v443 !== undefined){
-if(!(Number.isFinite(v443))) return false;
-if((!(v443 >= 0) || !(v443 <= 1))) return false;
+{const v436 = data["_meta"];
+if(v436 !== undefined){
+if(!((v436 && typeof v436 == "object" && !Array.isArray(v436)))) return false;
+
 }}
-{const v444 = data["hints"];
-if(v444 !== undefined){
-if(!(Array.isArray(v444))) return false;
-for(let v445 = 0; v445 < v444.length; v445++){
-if(!fast446(v444[v445])) return false;
+{const v438 = data["content"];
+if(v438 === undefined) return false;
+if(!(fast53(v438) || fast59(v438) || fast6(v438) || fast371(v438) || fast379(v438) || fast439(v438))) return false;
 }
-}}
-{const v448 = data["intelligencePriority"];
-if(v448 !== undefined){
-if(!(Number.isFinite(v448))) return false;
-if((!(v448 >= 0) || !(v448 <= 1))) return false;
-}}
-{const v449 = data["speedPriority"];
+{const v441 = data["role"];
+if(v441 === undefined) return false;
+if(!fast3(v441)) return false;
+}
+return true;
+}
+function fast448(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v449 = data["name"];
 if(v449 !== undefined){
-if(!(Number.isFinite(v449))) return false;
-if((!(v449 >= 0) || !(v449 <= 1))) return false;
+if(!(typeof v449 == "string")) return false;
 }}
 return true;
 }
-function fast456(data){
+function fast444(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v457 = data["mode"];
-if(v457 !== undefined){
-if(!(typeof v457 == "string")) return false;
-if(!(v457 === "auto" || v457 === "none" || v457 === "required")) return false;
+{const v445 = data["costPriority"];
+if(v445 !== undefined){
+if(!(Number.isFinite(v445))) return false;
+if((!(v445 >= 0) || !(v445 <= 1))) return false;
+}}
+{const v446 = data["hints"];
+if(v446 !== undefined){
+if(!(Array.isArray(v446))) return false;
+for(let v447 = 0; v447 < v446.length; v447++){
+if(!fast448(v446[v447])) return false;
+}
+}}
+{const v450 = data["intelligencePriority"];
+if(v450 !== undefined){
+if(!(Number.isFinite(v450))) return false;
+if((!(v450 >= 0) || !(v450 <= 1))) return false;
+}}
+{const v451 = data["speedPriority"];
+if(v451 !== undefined){
+if(!(Number.isFinite(v451))) return false;
+if((!(v451 >= 0) || !(v451 <= 1))) return false;
 }}
 return true;
 }
-function fast464(data){
+function fast458(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v465 = data["destructiveHint"];
-if(v465 !== undefined){
-if(!(typeof v465 == "boolean")) return false;
+{const v459 = data["mode"];
+if(v459 !== undefined){
+if(!(typeof v459 == "string")) return false;
+if(!(v459 === "auto" || v459 === "none" || v459 === "required")) return false;
 }}
-{const v466 = data["idempotentHint"];
-if(v466 !== undefined){
-if(!(typeof v466 == "boolean")) return false;
-}}
-{const v467 = data["openWorldHint"];
+return true;
+}
+function fast466(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v467 = data["destructiveHint"];
 if(v467 !== undefined){
 if(!(typeof v467 == "boolean")) return false;
 }}
-{const v468 = data["readOnlyHint"];
+{const v468 = data["idempotentHint"];
 if(v468 !== undefined){
 if(!(typeof v468 == "boolean")) return false;
 }}
-{const v469 = data["title"];
+{const v469 = data["openWorldHint"];
 if(v469 !== undefined){
-if(!(typeof v469 == "string")) return false;
+if(!(typeof v469 == "boolean")) return false;
+}}
+{const v470 = data["readOnlyHint"];
+if(v470 !== undefined){
+if(!(typeof v470 == "boolean")) return false;
+}}
+{const v471 = data["title"];
+if(v471 !== undefined){
+if(!(typeof v471 == "string")) return false;
 }}
 return true;
 }
-function fast472(data){
+function fast474(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v473 = data["taskSupport"];
-if(v473 !== undefined){
-if(!(typeof v473 == "string")) return false;
-if(!(v473 === "forbidden" || v473 === "optional" || v473 === "required")) return false;
+{const v475 = data["taskSupport"];
+if(v475 !== undefined){
+if(!(typeof v475 == "string")) return false;
+if(!(v475 === "forbidden" || v475 === "optional" || v475 === "required")) return false;
 }}
 return true;
 }
-function fast460(data){
+function fast462(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v461 = data["_meta"];
-if(v461 !== undefined){
-if(!((v461 && typeof v461 == "object" && !Array.isArray(v461)))) return false;
+{const v463 = data["_meta"];
+if(v463 !== undefined){
+if(!((v463 && typeof v463 == "object" && !Array.isArray(v463)))) return false;
 
 }}
-{const v463 = data["annotations"];
-if(v463 !== undefined){
-if(!fast464(v463)) return false;
+{const v465 = data["annotations"];
+if(v465 !== undefined){
+if(!fast466(v465)) return false;
 }}
-{const v470 = data["description"];
-if(v470 !== undefined){
-if(!(typeof v470 == "string")) return false;
+{const v472 = data["description"];
+if(v472 !== undefined){
+if(!(typeof v472 == "string")) return false;
 }}
-{const v471 = data["execution"];
-if(v471 !== undefined){
-if(!fast472(v471)) return false;
+{const v473 = data["execution"];
+if(v473 !== undefined){
+if(!fast474(v473)) return false;
 }}
-{const v474 = data["icons"];
-if(v474 !== undefined){
-if(!(Array.isArray(v474))) return false;
-for(let v475 = 0; v475 < v474.length; v475++){
-if(!fast72(v474[v475])) return false;
+{const v476 = data["icons"];
+if(v476 !== undefined){
+if(!(Array.isArray(v476))) return false;
+for(let v477 = 0; v477 < v476.length; v477++){
+if(!fast73(v476[v477])) return false;
 }
 }}
-{const v476 = data["inputSchema"];
-if(v476 === undefined) return false;
-if(!((v476 && typeof v476 == "object" && !Array.isArray(v476)))) return false;
-{const v477 = v476["$schema"];
-if(v477 !== undefined){
-if(!(typeof v477 == "string")) return false;
-}}
-{const v478 = v476["properties"];
-if(v478 !== undefined){
+{const v478 = data["inputSchema"];
+if(v478 === undefined) return false;
 if(!((v478 && typeof v478 == "object" && !Array.isArray(v478)))) return false;
-for(const v479 in v478){
-if(!((v478[v479] && typeof v478[v479] == "object" && !Array.isArray(v478[v479])))) return false;
-}
+{const v479 = v478["$schema"];
+if(v479 !== undefined){
+if(!(typeof v479 == "string")) return false;
 }}
-{const v480 = v476["required"];
+{const v480 = v478["properties"];
 if(v480 !== undefined){
-if(!(Array.isArray(v480))) return false;
-for(let v481 = 0; v481 < v480.length; v481++){
-if(!(typeof v480[v481] == "string")) return false;
+if(!((v480 && typeof v480 == "object" && !Array.isArray(v480)))) return false;
+for(const v481 in v480){
+if(!((v480[v481] && typeof v480[v481] == "object" && !Array.isArray(v480[v481])))) return false;
 }
 }}
-{const v482 = v476["type"];
-if(v482 === undefined) return false;
-if(!(typeof v482 == "string")) return false;
-if(!(v482 === "object")) return false;
+{const v482 = v478["required"];
+if(v482 !== undefined){
+if(!(Array.isArray(v482))) return false;
+for(let v483 = 0; v483 < v482.length; v483++){
+if(!(typeof v482[v483] == "string")) return false;
+}
+}}
+{const v484 = v478["type"];
+if(v484 === undefined) return false;
+if(!(typeof v484 == "string")) return false;
+if(!(v484 === "object")) return false;
 }
 }
-{const v483 = data["name"];
-if(v483 === undefined) return false;
-if(!(typeof v483 == "string")) return false;
-}
-{const v484 = data["outputSchema"];
-if(v484 !== undefined){
-if(!((v484 && typeof v484 == "object" && !Array.isArray(v484)))) return false;
-{const v485 = v484["$schema"];
-if(v485 !== undefined){
+{const v485 = data["name"];
+if(v485 === undefined) return false;
 if(!(typeof v485 == "string")) return false;
-}}
-{const v486 = v484["properties"];
+}
+{const v486 = data["outputSchema"];
 if(v486 !== undefined){
 if(!((v486 && typeof v486 == "object" && !Array.isArray(v486)))) return false;
-for(const v487 in v486){
-if(!((v486[v487] && typeof v486[v487] == "object" && !Array.isArray(v486[v487])))) return false;
-}
+{const v487 = v486["$schema"];
+if(v487 !== undefined){
+if(!(typeof v487 == "string")) return false;
 }}
-{const v488 = v484["required"];
+{const v488 = v486["properties"];
 if(v488 !== undefined){
-if(!(Array.isArray(v488))) return false;
-for(let v489 = 0; v489 < v488.length; v489++){
-if(!(typeof v488[v489] == "string")) return false;
+if(!((v488 && typeof v488 == "object" && !Array.isArray(v488)))) return false;
+for(const v489 in v488){
+if(!((v488[v489] && typeof v488[v489] == "object" && !Array.isArray(v488[v489])))) return false;
 }
 }}
-{const v490 = v484["type"];
-if(v490 === undefined) return false;
-if(!(typeof v490 == "string")) return false;
-if(!(v490 === "object")) return false;
+{const v490 = v486["required"];
+if(v490 !== undefined){
+if(!(Array.isArray(v490))) return false;
+for(let v491 = 0; v491 < v490.length; v491++){
+if(!(typeof v490[v491] == "string")) return false;
 }
 }}
-{const v491 = data["title"];
-if(v491 !== undefined){
-if(!(typeof v491 == "string")) return false;
-}}
-return true;
-}
-function fast425(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v426 = data["_meta"];
-if(v426 !== undefined){
-if(!((v426 && typeof v426 == "object" && !Array.isArray(v426)))) return false;
-{const v427 = v426["progressToken"];
-if(v427 !== undefined){
-if(!fast38(v427)) return false;
-}}
-
-}}
-{const v429 = data["includeContext"];
-if(v429 !== undefined){
-if(!(typeof v429 == "string")) return false;
-if(!(v429 === "allServers" || v429 === "none" || v429 === "thisServer")) return false;
-}}
-{const v430 = data["maxTokens"];
-if(v430 === undefined) return false;
-if(!(Number.isInteger(v430))) return false;
-}
-{const v431 = data["messages"];
-if(v431 === undefined) return false;
-if(!(Array.isArray(v431))) return false;
-for(let v432 = 0; v432 < v431.length; v432++){
-if(!fast433(v431[v432])) return false;
-}
-}
-{const v440 = data["metadata"];
-if(v440 !== undefined){
-if(!((v440 && typeof v440 == "object" && !Array.isArray(v440)))) return false;
-}}
-{const v441 = data["modelPreferences"];
-if(v441 !== undefined){
-if(!fast442(v441)) return false;
-}}
-{const v450 = data["stopSequences"];
-if(v450 !== undefined){
-if(!(Array.isArray(v450))) return false;
-for(let v451 = 0; v451 < v450.length; v451++){
-if(!(typeof v450[v451] == "string")) return false;
+{const v492 = v486["type"];
+if(v492 === undefined) return false;
+if(!(typeof v492 == "string")) return false;
+if(!(v492 === "object")) return false;
 }
 }}
-{const v452 = data["systemPrompt"];
-if(v452 !== undefined){
-if(!(typeof v452 == "string")) return false;
-}}
-{const v453 = data["task"];
-if(v453 !== undefined){
-if(!fast44(v453)) return false;
-}}
-{const v454 = data["temperature"];
-if(v454 !== undefined){
-if(!(Number.isFinite(v454))) return false;
-}}
-{const v455 = data["toolChoice"];
-if(v455 !== undefined){
-if(!fast456(v455)) return false;
-}}
-{const v458 = data["tools"];
-if(v458 !== undefined){
-if(!(Array.isArray(v458))) return false;
-for(let v459 = 0; v459 < v458.length; v459++){
-if(!fast460(v458[v459])) return false;
-}
-}}
-return true;
-}
-function fast420(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v421 = data["id"];
-if(v421 === undefined) return false;
-if(!fast31(v421)) return false;
-}
-{const v422 = data["jsonrpc"];
-if(v422 === undefined) return false;
-if(!(typeof v422 == "string")) return false;
-if(!(v422 === "2.0")) return false;
-}
-{const v423 = data["method"];
-if(v423 === undefined) return false;
-if(!(typeof v423 == "string")) return false;
-if(!(v423 === "sampling/createMessage")) return false;
-}
-{const v424 = data["params"];
-if(v424 === undefined) return false;
-if(!fast425(v424)) return false;
-}
-return true;
-}
-function fast492(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v493 = data["_meta"];
+{const v493 = data["title"];
 if(v493 !== undefined){
-if(!((v493 && typeof v493 == "object" && !Array.isArray(v493)))) return false;
+if(!(typeof v493 == "string")) return false;
+}}
+return true;
+}
+function fast427(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v428 = data["_meta"];
+if(v428 !== undefined){
+if(!((v428 && typeof v428 == "object" && !Array.isArray(v428)))) return false;
+{const v429 = v428["progressToken"];
+if(v429 !== undefined){
+if(!fast38(v429)) return false;
+}}
 
 }}
-{const v495 = data["task"];
-if(v495 === undefined) return false;
-if(!fast357(v495)) return false;
+{const v431 = data["includeContext"];
+if(v431 !== undefined){
+if(!(typeof v431 == "string")) return false;
+if(!(v431 === "allServers" || v431 === "none" || v431 === "thisServer")) return false;
+}}
+{const v432 = data["maxTokens"];
+if(v432 === undefined) return false;
+if(!(Number.isInteger(v432))) return false;
+}
+{const v433 = data["messages"];
+if(v433 === undefined) return false;
+if(!(Array.isArray(v433))) return false;
+for(let v434 = 0; v434 < v433.length; v434++){
+if(!fast435(v433[v434])) return false;
+}
+}
+{const v442 = data["metadata"];
+if(v442 !== undefined){
+if(!((v442 && typeof v442 == "object" && !Array.isArray(v442)))) return false;
+}}
+{const v443 = data["modelPreferences"];
+if(v443 !== undefined){
+if(!fast444(v443)) return false;
+}}
+{const v452 = data["stopSequences"];
+if(v452 !== undefined){
+if(!(Array.isArray(v452))) return false;
+for(let v453 = 0; v453 < v452.length; v453++){
+if(!(typeof v452[v453] == "string")) return false;
+}
+}}
+{const v454 = data["systemPrompt"];
+if(v454 !== undefined){
+if(!(typeof v454 == "string")) return false;
+}}
+{const v455 = data["task"];
+if(v455 !== undefined){
+if(!fast44(v455)) return false;
+}}
+{const v456 = data["temperature"];
+if(v456 !== undefined){
+if(!(Number.isFinite(v456))) return false;
+}}
+{const v457 = data["toolChoice"];
+if(v457 !== undefined){
+if(!fast458(v457)) return false;
+}}
+{const v460 = data["tools"];
+if(v460 !== undefined){
+if(!(Array.isArray(v460))) return false;
+for(let v461 = 0; v461 < v460.length; v461++){
+if(!fast462(v460[v461])) return false;
+}
+}}
+return true;
+}
+function fast422(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v423 = data["id"];
+if(v423 === undefined) return false;
+if(!fast31(v423)) return false;
+}
+{const v424 = data["jsonrpc"];
+if(v424 === undefined) return false;
+if(!(typeof v424 == "string")) return false;
+if(!(v424 === "2.0")) return false;
+}
+{const v425 = data["method"];
+if(v425 === undefined) return false;
+if(!(typeof v425 == "string")) return false;
+if(!(v425 === "sampling/createMessage")) return false;
+}
+{const v426 = data["params"];
+if(v426 === undefined) return false;
+if(!fast427(v426)) return false;
 }
 return true;
 }
-function fast496(data){
+function fast494(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v495 = data["_meta"];
+if(v495 !== undefined){
+if(!((v495 && typeof v495 == "object" && !Array.isArray(v495)))) return false;
+
+}}
+{const v497 = data["task"];
+if(v497 === undefined) return false;
+if(!fast359(v497)) return false;
+}
+return true;
+}
+function fast498(data){
 if(!(typeof data == "string")) return false;
 return true;
 }
-function fast503(data){
+function fast505(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v504 = data["_meta"];
-if(v504 !== undefined){
-if(!((v504 && typeof v504 == "object" && !Array.isArray(v504)))) return false;
-{const v505 = v504["progressToken"];
-if(v505 !== undefined){
-if(!fast38(v505)) return false;
+{const v506 = data["_meta"];
+if(v506 !== undefined){
+if(!((v506 && typeof v506 == "object" && !Array.isArray(v506)))) return false;
+{const v507 = v506["progressToken"];
+if(v507 !== undefined){
+if(!fast38(v507)) return false;
 }}
 
 }}
-{const v507 = data["elicitationId"];
-if(v507 === undefined) return false;
-if(!(typeof v507 == "string")) return false;
-}
-{const v508 = data["message"];
-if(v508 === undefined) return false;
-if(!(typeof v508 == "string")) return false;
-}
-{const v509 = data["mode"];
+{const v509 = data["elicitationId"];
 if(v509 === undefined) return false;
 if(!(typeof v509 == "string")) return false;
-if(!(v509 === "url")) return false;
 }
-{const v510 = data["task"];
-if(v510 !== undefined){
-if(!fast44(v510)) return false;
-}}
-{const v511 = data["url"];
+{const v510 = data["message"];
+if(v510 === undefined) return false;
+if(!(typeof v510 == "string")) return false;
+}
+{const v511 = data["mode"];
 if(v511 === undefined) return false;
 if(!(typeof v511 == "string")) return false;
-if(!fastFormat23(v511)) return false;
+if(!(v511 === "url")) return false;
+}
+{const v512 = data["task"];
+if(v512 !== undefined){
+if(!fast44(v512)) return false;
+}}
+{const v513 = data["url"];
+if(v513 === undefined) return false;
+if(!(typeof v513 == "string")) return false;
+if(!fastFormat23(v513)) return false;
 }
 return true;
 }
-function fast523(data){
+function fast525(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v524 = data["default"];
-if(v524 !== undefined){
-if(!(typeof v524 == "string")) return false;
-}}
-{const v525 = data["description"];
-if(v525 !== undefined){
-if(!(typeof v525 == "string")) return false;
-}}
-{const v526 = data["format"];
+{const v526 = data["default"];
 if(v526 !== undefined){
 if(!(typeof v526 == "string")) return false;
-if(!(v526 === "date" || v526 === "date-time" || v526 === "email" || v526 === "uri")) return false;
 }}
-{const v527 = data["maxLength"];
+{const v527 = data["description"];
 if(v527 !== undefined){
-if(!(Number.isInteger(v527))) return false;
+if(!(typeof v527 == "string")) return false;
 }}
-{const v528 = data["minLength"];
+{const v528 = data["format"];
 if(v528 !== undefined){
-if(!(Number.isInteger(v528))) return false;
+if(!(typeof v528 == "string")) return false;
+if(!(v528 === "date" || v528 === "date-time" || v528 === "email" || v528 === "uri")) return false;
 }}
-{const v529 = data["title"];
+{const v529 = data["maxLength"];
 if(v529 !== undefined){
-if(!(typeof v529 == "string")) return false;
+if(!(Number.isInteger(v529))) return false;
 }}
-{const v530 = data["type"];
-if(v530 === undefined) return false;
-if(!(typeof v530 == "string")) return false;
-if(!(v530 === "string")) return false;
+{const v530 = data["minLength"];
+if(v530 !== undefined){
+if(!(Number.isInteger(v530))) return false;
+}}
+{const v531 = data["title"];
+if(v531 !== undefined){
+if(!(typeof v531 == "string")) return false;
+}}
+{const v532 = data["type"];
+if(v532 === undefined) return false;
+if(!(typeof v532 == "string")) return false;
+if(!(v532 === "string")) return false;
 }
 return true;
 }
-function fast531(data){
+function fast533(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v532 = data["default"];
-if(v532 !== undefined){
-if(!(Number.isFinite(v532))) return false;
-}}
-{const v533 = data["description"];
-if(v533 !== undefined){
-if(!(typeof v533 == "string")) return false;
-}}
-{const v534 = data["maximum"];
+{const v534 = data["default"];
 if(v534 !== undefined){
 if(!(Number.isFinite(v534))) return false;
 }}
-{const v535 = data["minimum"];
+{const v535 = data["description"];
 if(v535 !== undefined){
-if(!(Number.isFinite(v535))) return false;
+if(!(typeof v535 == "string")) return false;
 }}
-{const v536 = data["title"];
+{const v536 = data["maximum"];
 if(v536 !== undefined){
-if(!(typeof v536 == "string")) return false;
+if(!(Number.isFinite(v536))) return false;
 }}
-{const v537 = data["type"];
-if(v537 === undefined) return false;
-if(!(typeof v537 == "string")) return false;
-if(!(v537 === "integer" || v537 === "number")) return false;
-}
-return true;
-}
-function fast538(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v539 = data["default"];
-if(v539 !== undefined){
+{const v537 = data["minimum"];
+if(v537 !== undefined){
+if(!(Number.isFinite(v537))) return false;
+}}
+{const v538 = data["title"];
+if(v538 !== undefined){
+if(!(typeof v538 == "string")) return false;
+}}
+{const v539 = data["type"];
+if(v539 === undefined) return false;
 if(!(typeof v539 == "string")) return false;
-}}
-{const v540 = data["description"];
-if(v540 !== undefined){
-if(!(typeof v540 == "string")) return false;
-}}
-{const v541 = data["enum"];
-if(v541 === undefined) return false;
-if(!(Array.isArray(v541))) return false;
-for(let v542 = 0; v542 < v541.length; v542++){
-if(!(typeof v541[v542] == "string")) return false;
-}
-}
-{const v543 = data["title"];
-if(v543 !== undefined){
-if(!(typeof v543 == "string")) return false;
-}}
-{const v544 = data["type"];
-if(v544 === undefined) return false;
-if(!(typeof v544 == "string")) return false;
-if(!(v544 === "string")) return false;
+if(!(v539 === "integer" || v539 === "number")) return false;
 }
 return true;
 }
-function fast545(data){
+function fast540(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v546 = data["default"];
-if(v546 !== undefined){
+{const v541 = data["default"];
+if(v541 !== undefined){
+if(!(typeof v541 == "string")) return false;
+}}
+{const v542 = data["description"];
+if(v542 !== undefined){
+if(!(typeof v542 == "string")) return false;
+}}
+{const v543 = data["enum"];
+if(v543 === undefined) return false;
+if(!(Array.isArray(v543))) return false;
+for(let v544 = 0; v544 < v543.length; v544++){
+if(!(typeof v543[v544] == "string")) return false;
+}
+}
+{const v545 = data["title"];
+if(v545 !== undefined){
+if(!(typeof v545 == "string")) return false;
+}}
+{const v546 = data["type"];
+if(v546 === undefined) return false;
 if(!(typeof v546 == "string")) return false;
+if(!(v546 === "string")) return false;
+}
+return true;
+}
+function fast547(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v548 = data["default"];
+if(v548 !== undefined){
+if(!(typeof v548 == "string")) return false;
 }}
-{const v547 = data["description"];
-if(v547 !== undefined){
-if(!(typeof v547 == "string")) return false;
+{const v549 = data["description"];
+if(v549 !== undefined){
+if(!(typeof v549 == "string")) return false;
 }}
-{const v548 = data["oneOf"];
-if(v548 === undefined) return false;
-if(!(Array.isArray(v548))) return false;
-for(let v549 = 0; v549 < v548.length; v549++){
-if(!((v548[v549] && typeof v548[v549] == "object" && !Array.isArray(v548[v549])))) return false;
-{const v550 = v548[v549]["const"];
+{const v550 = data["oneOf"];
 if(v550 === undefined) return false;
-if(!(typeof v550 == "string")) return false;
-}
-{const v551 = v548[v549]["title"];
-if(v551 === undefined) return false;
-if(!(typeof v551 == "string")) return false;
-}
-}
-}
-{const v552 = data["title"];
-if(v552 !== undefined){
+if(!(Array.isArray(v550))) return false;
+for(let v551 = 0; v551 < v550.length; v551++){
+if(!((v550[v551] && typeof v550[v551] == "object" && !Array.isArray(v550[v551])))) return false;
+{const v552 = v550[v551]["const"];
+if(v552 === undefined) return false;
 if(!(typeof v552 == "string")) return false;
-}}
-{const v553 = data["type"];
+}
+{const v553 = v550[v551]["title"];
 if(v553 === undefined) return false;
 if(!(typeof v553 == "string")) return false;
-if(!(v553 === "string")) return false;
+}
+}
+}
+{const v554 = data["title"];
+if(v554 !== undefined){
+if(!(typeof v554 == "string")) return false;
+}}
+{const v555 = data["type"];
+if(v555 === undefined) return false;
+if(!(typeof v555 == "string")) return false;
+if(!(v555 === "string")) return false;
 }
 return true;
 }
-function fast554(data){
+function fast556(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v555 = data["default"];
-if(v555 !== undefined){
-if(!(Array.isArray(v555))) return false;
-for(let v556 = 0; v556 < v555.length; v556++){
-if(!(typeof v555[v556] == "string")) return false;
-}
-}}
-{const v557 = data["description"];
+{const v557 = data["default"];
 if(v557 !== undefined){
-if(!(typeof v557 == "string")) return false;
+if(!(Array.isArray(v557))) return false;
+for(let v558 = 0; v558 < v557.length; v558++){
+if(!(typeof v557[v558] == "string")) return false;
+}
 }}
-{const v558 = data["items"];
-if(v558 === undefined) return false;
-if(!((v558 && typeof v558 == "object" && !Array.isArray(v558)))) return false;
-{const v559 = v558["enum"];
-if(v559 === undefined) return false;
-if(!(Array.isArray(v559))) return false;
-for(let v560 = 0; v560 < v559.length; v560++){
-if(!(typeof v559[v560] == "string")) return false;
-}
-}
-{const v561 = v558["type"];
+{const v559 = data["description"];
+if(v559 !== undefined){
+if(!(typeof v559 == "string")) return false;
+}}
+{const v560 = data["items"];
+if(v560 === undefined) return false;
+if(!((v560 && typeof v560 == "object" && !Array.isArray(v560)))) return false;
+{const v561 = v560["enum"];
 if(v561 === undefined) return false;
-if(!(typeof v561 == "string")) return false;
-if(!(v561 === "string")) return false;
+if(!(Array.isArray(v561))) return false;
+for(let v562 = 0; v562 < v561.length; v562++){
+if(!(typeof v561[v562] == "string")) return false;
 }
 }
-{const v562 = data["maxItems"];
-if(v562 !== undefined){
-if(!(Number.isInteger(v562))) return false;
-}}
-{const v563 = data["minItems"];
-if(v563 !== undefined){
-if(!(Number.isInteger(v563))) return false;
-}}
-{const v564 = data["title"];
+{const v563 = v560["type"];
+if(v563 === undefined) return false;
+if(!(typeof v563 == "string")) return false;
+if(!(v563 === "string")) return false;
+}
+}
+{const v564 = data["maxItems"];
 if(v564 !== undefined){
-if(!(typeof v564 == "string")) return false;
+if(!(Number.isInteger(v564))) return false;
 }}
-{const v565 = data["type"];
-if(v565 === undefined) return false;
-if(!(typeof v565 == "string")) return false;
-if(!(v565 === "array")) return false;
+{const v565 = data["minItems"];
+if(v565 !== undefined){
+if(!(Number.isInteger(v565))) return false;
+}}
+{const v566 = data["title"];
+if(v566 !== undefined){
+if(!(typeof v566 == "string")) return false;
+}}
+{const v567 = data["type"];
+if(v567 === undefined) return false;
+if(!(typeof v567 == "string")) return false;
+if(!(v567 === "array")) return false;
 }
 return true;
 }
-function fast566(data){
+function fast568(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v567 = data["default"];
-if(v567 !== undefined){
-if(!(Array.isArray(v567))) return false;
-for(let v568 = 0; v568 < v567.length; v568++){
-if(!(typeof v567[v568] == "string")) return false;
-}
-}}
-{const v569 = data["description"];
+{const v569 = data["default"];
 if(v569 !== undefined){
-if(!(typeof v569 == "string")) return false;
+if(!(Array.isArray(v569))) return false;
+for(let v570 = 0; v570 < v569.length; v570++){
+if(!(typeof v569[v570] == "string")) return false;
+}
 }}
-{const v570 = data["items"];
-if(v570 === undefined) return false;
-if(!((v570 && typeof v570 == "object" && !Array.isArray(v570)))) return false;
-{const v571 = v570["anyOf"];
-if(v571 === undefined) return false;
-if(!(Array.isArray(v571))) return false;
-for(let v572 = 0; v572 < v571.length; v572++){
-if(!((v571[v572] && typeof v571[v572] == "object" && !Array.isArray(v571[v572])))) return false;
-{const v573 = v571[v572]["const"];
+{const v571 = data["description"];
+if(v571 !== undefined){
+if(!(typeof v571 == "string")) return false;
+}}
+{const v572 = data["items"];
+if(v572 === undefined) return false;
+if(!((v572 && typeof v572 == "object" && !Array.isArray(v572)))) return false;
+{const v573 = v572["anyOf"];
 if(v573 === undefined) return false;
-if(!(typeof v573 == "string")) return false;
+if(!(Array.isArray(v573))) return false;
+for(let v574 = 0; v574 < v573.length; v574++){
+if(!((v573[v574] && typeof v573[v574] == "object" && !Array.isArray(v573[v574])))) return false;
+{const v575 = v573[v574]["const"];
+if(v575 === undefined) return false;
+if(!(typeof v575 == "string")) return false;
 }
-{const v574 = v571[v572]["title"];
-if(v574 === undefined) return false;
-if(!(typeof v574 == "string")) return false;
+{const v576 = v573[v574]["title"];
+if(v576 === undefined) return false;
+if(!(typeof v576 == "string")) return false;
 }
 }
 }
 }
-{const v575 = data["maxItems"];
-if(v575 !== undefined){
-if(!(Number.isInteger(v575))) return false;
-}}
-{const v576 = data["minItems"];
-if(v576 !== undefined){
-if(!(Number.isInteger(v576))) return false;
-}}
-{const v577 = data["title"];
+{const v577 = data["maxItems"];
 if(v577 !== undefined){
-if(!(typeof v577 == "string")) return false;
+if(!(Number.isInteger(v577))) return false;
 }}
-{const v578 = data["type"];
-if(v578 === undefined) return false;
-if(!(typeof v578 == "string")) return false;
-if(!(v578 === "array")) return false;
+{const v578 = data["minItems"];
+if(v578 !== undefined){
+if(!(Number.isInteger(v578))) return false;
+}}
+{const v579 = data["title"];
+if(v579 !== undefined){
+if(!(typeof v579 == "string")) return false;
+}}
+{const v580 = data["type"];
+if(v580 === undefined) return false;
+if(!(typeof v580 == "string")) return false;
+if(!(v580 === "array")) return false;
 }
 return true;
 }
-function fast579(data){
+function fast581(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v580 = data["default"];
-if(v580 !== undefined){
-if(!(typeof v580 == "string")) return false;
+{const v582 = data["default"];
+if(v582 !== undefined){
+if(!(typeof v582 == "string")) return false;
 }}
-{const v581 = data["description"];
-if(v581 !== undefined){
-if(!(typeof v581 == "string")) return false;
+{const v583 = data["description"];
+if(v583 !== undefined){
+if(!(typeof v583 == "string")) return false;
 }}
-{const v582 = data["enum"];
-if(v582 === undefined) return false;
-if(!(Array.isArray(v582))) return false;
-for(let v583 = 0; v583 < v582.length; v583++){
-if(!(typeof v582[v583] == "string")) return false;
-}
-}
-{const v584 = data["enumNames"];
-if(v584 !== undefined){
+{const v584 = data["enum"];
+if(v584 === undefined) return false;
 if(!(Array.isArray(v584))) return false;
 for(let v585 = 0; v585 < v584.length; v585++){
 if(!(typeof v584[v585] == "string")) return false;
 }
-}}
-{const v586 = data["title"];
+}
+{const v586 = data["enumNames"];
 if(v586 !== undefined){
-if(!(typeof v586 == "string")) return false;
+if(!(Array.isArray(v586))) return false;
+for(let v587 = 0; v587 < v586.length; v587++){
+if(!(typeof v586[v587] == "string")) return false;
+}
 }}
-{const v587 = data["type"];
-if(v587 === undefined) return false;
-if(!(typeof v587 == "string")) return false;
-if(!(v587 === "string")) return false;
+{const v588 = data["title"];
+if(v588 !== undefined){
+if(!(typeof v588 == "string")) return false;
+}}
+{const v589 = data["type"];
+if(v589 === undefined) return false;
+if(!(typeof v589 == "string")) return false;
+if(!(v589 === "string")) return false;
 }
 return true;
 }
-function fast522(data){
-if(!(fast523(data) || fast531(data) || fast24(data) || fast538(data) || fast545(data) || fast554(data) || fast566(data) || fast579(data))) return false;
+function fast524(data){
+if(!(fast525(data) || fast533(data) || fast24(data) || fast540(data) || fast547(data) || fast556(data) || fast568(data) || fast581(data))) return false;
 return true;
 }
-function fast512(data){
+function fast514(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v513 = data["_meta"];
-if(v513 !== undefined){
-if(!((v513 && typeof v513 == "object" && !Array.isArray(v513)))) return false;
-{const v514 = v513["progressToken"];
-if(v514 !== undefined){
-if(!fast38(v514)) return false;
+{const v515 = data["_meta"];
+if(v515 !== undefined){
+if(!((v515 && typeof v515 == "object" && !Array.isArray(v515)))) return false;
+{const v516 = v515["progressToken"];
+if(v516 !== undefined){
+if(!fast38(v516)) return false;
 }}
 
 }}
-{const v516 = data["message"];
-if(v516 === undefined) return false;
-if(!(typeof v516 == "string")) return false;
-}
-{const v517 = data["mode"];
-if(v517 !== undefined){
-if(!(typeof v517 == "string")) return false;
-if(!(v517 === "form")) return false;
-}}
-{const v518 = data["requestedSchema"];
+{const v518 = data["message"];
 if(v518 === undefined) return false;
-if(!((v518 && typeof v518 == "object" && !Array.isArray(v518)))) return false;
-{const v519 = v518["$schema"];
+if(!(typeof v518 == "string")) return false;
+}
+{const v519 = data["mode"];
 if(v519 !== undefined){
 if(!(typeof v519 == "string")) return false;
+if(!(v519 === "form")) return false;
 }}
-{const v520 = v518["properties"];
+{const v520 = data["requestedSchema"];
 if(v520 === undefined) return false;
 if(!((v520 && typeof v520 == "object" && !Array.isArray(v520)))) return false;
-for(const v521 in v520){
-if(!fast522(v520[v521])) return false;
+{const v521 = v520["$schema"];
+if(v521 !== undefined){
+if(!(typeof v521 == "string")) return false;
+}}
+{const v522 = v520["properties"];
+if(v522 === undefined) return false;
+if(!((v522 && typeof v522 == "object" && !Array.isArray(v522)))) return false;
+for(const v523 in v522){
+if(!fast524(v522[v523])) return false;
 }
 }
-{const v588 = v518["required"];
-if(v588 !== undefined){
-if(!(Array.isArray(v588))) return false;
-for(let v589 = 0; v589 < v588.length; v589++){
-if(!(typeof v588[v589] == "string")) return false;
+{const v590 = v520["required"];
+if(v590 !== undefined){
+if(!(Array.isArray(v590))) return false;
+for(let v591 = 0; v591 < v590.length; v591++){
+if(!(typeof v590[v591] == "string")) return false;
 }
 }}
-{const v590 = v518["type"];
-if(v590 === undefined) return false;
-if(!(typeof v590 == "string")) return false;
-if(!(v590 === "object")) return false;
+{const v592 = v520["type"];
+if(v592 === undefined) return false;
+if(!(typeof v592 == "string")) return false;
+if(!(v592 === "object")) return false;
 }
 }
-{const v591 = data["task"];
-if(v591 !== undefined){
-if(!fast44(v591)) return false;
+{const v593 = data["task"];
+if(v593 !== undefined){
+if(!fast44(v593)) return false;
 }}
 return true;
 }
-function fast502(data){
-if(!(fast503(data) || fast512(data))) return false;
+function fast504(data){
+if(!(fast505(data) || fast514(data))) return false;
 return true;
 }
-function fast497(data){
+function fast499(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v498 = data["id"];
-if(v498 === undefined) return false;
-if(!fast31(v498)) return false;
-}
-{const v499 = data["jsonrpc"];
-if(v499 === undefined) return false;
-if(!(typeof v499 == "string")) return false;
-if(!(v499 === "2.0")) return false;
-}
-{const v500 = data["method"];
+{const v500 = data["id"];
 if(v500 === undefined) return false;
-if(!(typeof v500 == "string")) return false;
-if(!(v500 === "elicitation/create")) return false;
+if(!fast31(v500)) return false;
 }
-{const v501 = data["params"];
+{const v501 = data["jsonrpc"];
 if(v501 === undefined) return false;
-if(!fast502(v501)) return false;
+if(!(typeof v501 == "string")) return false;
+if(!(v501 === "2.0")) return false;
+}
+{const v502 = data["method"];
+if(v502 === undefined) return false;
+if(!(typeof v502 == "string")) return false;
+if(!(v502 === "elicitation/create")) return false;
+}
+{const v503 = data["params"];
+if(v503 === undefined) return false;
+if(!fast504(v503)) return false;
 }
 return true;
 }
-function fast592(data){
+function fast594(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v593 = data["jsonrpc"];
-if(v593 === undefined) return false;
-if(!(typeof v593 == "string")) return false;
-if(!(v593 === "2.0")) return false;
-}
-{const v594 = data["method"];
-if(v594 === undefined) return false;
-if(!(typeof v594 == "string")) return false;
-if(!(v594 === "notifications/elicitation/complete")) return false;
-}
-{const v595 = data["params"];
+{const v595 = data["jsonrpc"];
 if(v595 === undefined) return false;
-if(!((v595 && typeof v595 == "object" && !Array.isArray(v595)))) return false;
-{const v596 = v595["elicitationId"];
+if(!(typeof v595 == "string")) return false;
+if(!(v595 === "2.0")) return false;
+}
+{const v596 = data["method"];
 if(v596 === undefined) return false;
 if(!(typeof v596 == "string")) return false;
+if(!(v596 === "notifications/elicitation/complete")) return false;
+}
+{const v597 = data["params"];
+if(v597 === undefined) return false;
+if(!((v597 && typeof v597 == "object" && !Array.isArray(v597)))) return false;
+{const v598 = v597["elicitationId"];
+if(v598 === undefined) return false;
+if(!(typeof v598 == "string")) return false;
 }
 }
-return true;
-}
-function fast597(data){
-if(!fast332(data)) return false;
-return true;
-}
-function fast598(data){
-if(!(fast538(data) || fast545(data) || fast554(data) || fast566(data) || fast579(data))) return false;
 return true;
 }
 function fast599(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v600 = data["code"];
-if(v600 === undefined) return false;
-if(!(Number.isInteger(v600))) return false;
+if(!fast334(data)) return false;
+return true;
 }
-{const v602 = data["message"];
+function fast600(data){
+if(!(fast540(data) || fast547(data) || fast556(data) || fast568(data) || fast581(data))) return false;
+return true;
+}
+function fast601(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v602 = data["code"];
 if(v602 === undefined) return false;
-if(!(typeof v602 == "string")) return false;
+if(!(Number.isInteger(v602))) return false;
+}
+{const v604 = data["message"];
+if(v604 === undefined) return false;
+if(!(typeof v604 == "string")) return false;
 }
 return true;
 }
-function fast609(data){
+function fast611(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v610 = data["content"];
-if(v610 === undefined) return false;
-if(!fast51(v610)) return false;
+{const v612 = data["content"];
+if(v612 === undefined) return false;
+if(!fast51(v612)) return false;
 }
-{const v611 = data["role"];
-if(v611 === undefined) return false;
-if(!fast3(v611)) return false;
+{const v613 = data["role"];
+if(v613 === undefined) return false;
+if(!fast3(v613)) return false;
 }
 return true;
 }
-function fast603(data){
+function fast605(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v604 = data["_meta"];
-if(v604 !== undefined){
-if(!((v604 && typeof v604 == "object" && !Array.isArray(v604)))) return false;
+{const v606 = data["_meta"];
+if(v606 !== undefined){
+if(!((v606 && typeof v606 == "object" && !Array.isArray(v606)))) return false;
 
 }}
-{const v606 = data["description"];
-if(v606 !== undefined){
-if(!(typeof v606 == "string")) return false;
+{const v608 = data["description"];
+if(v608 !== undefined){
+if(!(typeof v608 == "string")) return false;
 }}
-{const v607 = data["messages"];
-if(v607 === undefined) return false;
-if(!(Array.isArray(v607))) return false;
-for(let v608 = 0; v608 < v607.length; v608++){
-if(!fast609(v607[v608])) return false;
+{const v609 = data["messages"];
+if(v609 === undefined) return false;
+if(!(Array.isArray(v609))) return false;
+for(let v610 = 0; v610 < v609.length; v610++){
+if(!fast611(v609[v610])) return false;
 }
 }
 return true;
 }
-function fast612(data){
+function fast614(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v613 = data["icons"];
-if(v613 !== undefined){
-if(!(Array.isArray(v613))) return false;
-for(let v614 = 0; v614 < v613.length; v614++){
-if(!fast72(v613[v614])) return false;
+{const v615 = data["icons"];
+if(v615 !== undefined){
+if(!(Array.isArray(v615))) return false;
+for(let v616 = 0; v616 < v615.length; v616++){
+if(!fast73(v615[v616])) return false;
 }
 }}
 return true;
 }
-function fast619(data){
+function fast621(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v620 = data["completions"];
-if(v620 !== undefined){
-if(!((v620 && typeof v620 == "object" && !Array.isArray(v620)))) return false;
+{const v622 = data["completions"];
+if(v622 !== undefined){
+if(!((v622 && typeof v622 == "object" && !Array.isArray(v622)))) return false;
 }}
-{const v621 = data["experimental"];
-if(v621 !== undefined){
-if(!((v621 && typeof v621 == "object" && !Array.isArray(v621)))) return false;
-for(const v622 in v621){
-if(!((v621[v622] && typeof v621[v622] == "object" && !Array.isArray(v621[v622])))) return false;
-}
-}}
-{const v623 = data["logging"];
+{const v623 = data["experimental"];
 if(v623 !== undefined){
 if(!((v623 && typeof v623 == "object" && !Array.isArray(v623)))) return false;
+for(const v624 in v623){
+if(!((v623[v624] && typeof v623[v624] == "object" && !Array.isArray(v623[v624])))) return false;
+}
 }}
-{const v624 = data["prompts"];
-if(v624 !== undefined){
-if(!((v624 && typeof v624 == "object" && !Array.isArray(v624)))) return false;
-{const v625 = v624["listChanged"];
+{const v625 = data["logging"];
 if(v625 !== undefined){
-if(!(typeof v625 == "boolean")) return false;
+if(!((v625 && typeof v625 == "object" && !Array.isArray(v625)))) return false;
 }}
-}}
-{const v626 = data["resources"];
+{const v626 = data["prompts"];
 if(v626 !== undefined){
 if(!((v626 && typeof v626 == "object" && !Array.isArray(v626)))) return false;
 {const v627 = v626["listChanged"];
 if(v627 !== undefined){
 if(!(typeof v627 == "boolean")) return false;
 }}
-{const v628 = v626["subscribe"];
+}}
+{const v628 = data["resources"];
 if(v628 !== undefined){
-if(!(typeof v628 == "boolean")) return false;
-}}
-}}
-{const v629 = data["tasks"];
+if(!((v628 && typeof v628 == "object" && !Array.isArray(v628)))) return false;
+{const v629 = v628["listChanged"];
 if(v629 !== undefined){
-if(!((v629 && typeof v629 == "object" && !Array.isArray(v629)))) return false;
-{const v630 = v629["cancel"];
-if(v630 !== undefined){
-if(!((v630 && typeof v630 == "object" && !Array.isArray(v630)))) return false;
+if(!(typeof v629 == "boolean")) return false;
 }}
-{const v631 = v629["list"];
+{const v630 = v628["subscribe"];
+if(v630 !== undefined){
+if(!(typeof v630 == "boolean")) return false;
+}}
+}}
+{const v631 = data["tasks"];
 if(v631 !== undefined){
 if(!((v631 && typeof v631 == "object" && !Array.isArray(v631)))) return false;
-}}
-{const v632 = v629["requests"];
+{const v632 = v631["cancel"];
 if(v632 !== undefined){
 if(!((v632 && typeof v632 == "object" && !Array.isArray(v632)))) return false;
-{const v633 = v632["tools"];
+}}
+{const v633 = v631["list"];
 if(v633 !== undefined){
 if(!((v633 && typeof v633 == "object" && !Array.isArray(v633)))) return false;
-{const v634 = v633["call"];
+}}
+{const v634 = v631["requests"];
 if(v634 !== undefined){
 if(!((v634 && typeof v634 == "object" && !Array.isArray(v634)))) return false;
-}}
-}}
-}}
-}}
-{const v635 = data["tools"];
+{const v635 = v634["tools"];
 if(v635 !== undefined){
 if(!((v635 && typeof v635 == "object" && !Array.isArray(v635)))) return false;
-{const v636 = v635["listChanged"];
+{const v636 = v635["call"];
 if(v636 !== undefined){
-if(!(typeof v636 == "boolean")) return false;
+if(!((v636 && typeof v636 == "object" && !Array.isArray(v636)))) return false;
 }}
 }}
-return true;
-}
-function fast615(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v616 = data["_meta"];
-if(v616 !== undefined){
-if(!((v616 && typeof v616 == "object" && !Array.isArray(v616)))) return false;
-
 }}
-{const v618 = data["capabilities"];
-if(v618 === undefined) return false;
-if(!fast619(v618)) return false;
-}
-{const v637 = data["instructions"];
+}}
+{const v637 = data["tools"];
 if(v637 !== undefined){
-if(!(typeof v637 == "string")) return false;
+if(!((v637 && typeof v637 == "object" && !Array.isArray(v637)))) return false;
+{const v638 = v637["listChanged"];
+if(v638 !== undefined){
+if(!(typeof v638 == "boolean")) return false;
 }}
-{const v638 = data["protocolVersion"];
-if(v638 === undefined) return false;
-if(!(typeof v638 == "string")) return false;
-}
-{const v639 = data["serverInfo"];
-if(v639 === undefined) return false;
-if(!fast194(v639)) return false;
-}
+}}
 return true;
 }
-function fast640(data){
+function fast617(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v641 = data["error"];
+{const v618 = data["_meta"];
+if(v618 !== undefined){
+if(!((v618 && typeof v618 == "object" && !Array.isArray(v618)))) return false;
+
+}}
+{const v620 = data["capabilities"];
+if(v620 === undefined) return false;
+if(!fast621(v620)) return false;
+}
+{const v639 = data["instructions"];
+if(v639 !== undefined){
+if(!(typeof v639 == "string")) return false;
+}}
+{const v640 = data["protocolVersion"];
+if(v640 === undefined) return false;
+if(!(typeof v640 == "string")) return false;
+}
+{const v641 = data["serverInfo"];
 if(v641 === undefined) return false;
-if(!fast599(v641)) return false;
+if(!fast196(v641)) return false;
 }
-{const v642 = data["id"];
-if(v642 !== undefined){
-if(!fast31(v642)) return false;
-}}
-{const v643 = data["jsonrpc"];
+return true;
+}
+function fast642(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v643 = data["error"];
 if(v643 === undefined) return false;
-if(!(typeof v643 == "string")) return false;
-if(!(v643 === "2.0")) return false;
+if(!fast601(v643)) return false;
+}
+{const v644 = data["id"];
+if(v644 !== undefined){
+if(!fast31(v644)) return false;
+}}
+{const v645 = data["jsonrpc"];
+if(v645 === undefined) return false;
+if(!(typeof v645 == "string")) return false;
+if(!(v645 === "2.0")) return false;
 }
 return true;
 }
-function fast645(data){
+function fast647(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v646 = data["id"];
-if(v646 === undefined) return false;
-if(!fast31(v646)) return false;
-}
-{const v647 = data["jsonrpc"];
-if(v647 === undefined) return false;
-if(!(typeof v647 == "string")) return false;
-if(!(v647 === "2.0")) return false;
-}
-{const v648 = data["method"];
+{const v648 = data["id"];
 if(v648 === undefined) return false;
-if(!(typeof v648 == "string")) return false;
+if(!fast31(v648)) return false;
 }
-{const v649 = data["params"];
-if(v649 !== undefined){
-if(!((v649 && typeof v649 == "object" && !Array.isArray(v649)))) return false;
+{const v649 = data["jsonrpc"];
+if(v649 === undefined) return false;
+if(!(typeof v649 == "string")) return false;
+if(!(v649 === "2.0")) return false;
+}
+{const v650 = data["method"];
+if(v650 === undefined) return false;
+if(!(typeof v650 == "string")) return false;
+}
+{const v651 = data["params"];
+if(v651 !== undefined){
+if(!((v651 && typeof v651 == "object" && !Array.isArray(v651)))) return false;
 
 }}
 return true;
 }
-function fast651(data){
+function fast653(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v652 = data["jsonrpc"];
-if(v652 === undefined) return false;
-if(!(typeof v652 == "string")) return false;
-if(!(v652 === "2.0")) return false;
+{const v654 = data["jsonrpc"];
+if(v654 === undefined) return false;
+if(!(typeof v654 == "string")) return false;
+if(!(v654 === "2.0")) return false;
 }
-{const v653 = data["method"];
-if(v653 === undefined) return false;
-if(!(typeof v653 == "string")) return false;
+{const v655 = data["method"];
+if(v655 === undefined) return false;
+if(!(typeof v655 == "string")) return false;
 }
-{const v654 = data["params"];
-if(v654 !== undefined){
-if(!((v654 && typeof v654 == "object" && !Array.isArray(v654)))) return false;
+{const v656 = data["params"];
+if(v656 !== undefined){
+if(!((v656 && typeof v656 == "object" && !Array.isArray(v656)))) return false;
 
 }}
 return true;
 }
-function fast656(data){
+function fast658(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v657 = data["id"];
-if(v657 === undefined) return false;
-if(!fast31(v657)) return false;
-}
-{const v658 = data["jsonrpc"];
-if(v658 === undefined) return false;
-if(!(typeof v658 == "string")) return false;
-if(!(v658 === "2.0")) return false;
-}
-{const v659 = data["result"];
+{const v659 = data["id"];
 if(v659 === undefined) return false;
-if(!fast332(v659)) return false;
+if(!fast31(v659)) return false;
+}
+{const v660 = data["jsonrpc"];
+if(v660 === undefined) return false;
+if(!(typeof v660 == "string")) return false;
+if(!(v660 === "2.0")) return false;
+}
+{const v661 = data["result"];
+if(v661 === undefined) return false;
+if(!fast334(v661)) return false;
 }
 return true;
 }
-function fast644(data){
-if(!(fast645(data) || fast651(data) || fast656(data) || fast640(data))) return false;
+function fast646(data){
+if(!(fast647(data) || fast653(data) || fast658(data) || fast642(data))) return false;
 return true;
 }
-function fast660(data){
-if(!(fast656(data) || fast640(data))) return false;
+function fast662(data){
+if(!(fast658(data) || fast642(data))) return false;
 return true;
 }
-function fast672(data){
+function fast674(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v673 = data["description"];
-if(v673 !== undefined){
-if(!(typeof v673 == "string")) return false;
-}}
-{const v674 = data["name"];
-if(v674 === undefined) return false;
-if(!(typeof v674 == "string")) return false;
-}
-{const v675 = data["required"];
+{const v675 = data["description"];
 if(v675 !== undefined){
-if(!(typeof v675 == "boolean")) return false;
+if(!(typeof v675 == "string")) return false;
 }}
-{const v676 = data["title"];
-if(v676 !== undefined){
+{const v676 = data["name"];
+if(v676 === undefined) return false;
 if(!(typeof v676 == "string")) return false;
-}}
-return true;
 }
-function fast667(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v668 = data["_meta"];
-if(v668 !== undefined){
-if(!((v668 && typeof v668 == "object" && !Array.isArray(v668)))) return false;
-
-}}
-{const v670 = data["arguments"];
-if(v670 !== undefined){
-if(!(Array.isArray(v670))) return false;
-for(let v671 = 0; v671 < v670.length; v671++){
-if(!fast672(v670[v671])) return false;
-}
-}}
-{const v677 = data["description"];
+{const v677 = data["required"];
 if(v677 !== undefined){
-if(!(typeof v677 == "string")) return false;
+if(!(typeof v677 == "boolean")) return false;
 }}
-{const v678 = data["icons"];
+{const v678 = data["title"];
 if(v678 !== undefined){
-if(!(Array.isArray(v678))) return false;
-for(let v679 = 0; v679 < v678.length; v679++){
-if(!fast72(v678[v679])) return false;
-}
-}}
-{const v680 = data["name"];
-if(v680 === undefined) return false;
-if(!(typeof v680 == "string")) return false;
-}
-{const v681 = data["title"];
-if(v681 !== undefined){
-if(!(typeof v681 == "string")) return false;
+if(!(typeof v678 == "string")) return false;
 }}
 return true;
 }
-function fast661(data){
+function fast669(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v662 = data["_meta"];
-if(v662 !== undefined){
-if(!((v662 && typeof v662 == "object" && !Array.isArray(v662)))) return false;
+{const v670 = data["_meta"];
+if(v670 !== undefined){
+if(!((v670 && typeof v670 == "object" && !Array.isArray(v670)))) return false;
 
 }}
-{const v664 = data["nextCursor"];
+{const v672 = data["arguments"];
+if(v672 !== undefined){
+if(!(Array.isArray(v672))) return false;
+for(let v673 = 0; v673 < v672.length; v673++){
+if(!fast674(v672[v673])) return false;
+}
+}}
+{const v679 = data["description"];
+if(v679 !== undefined){
+if(!(typeof v679 == "string")) return false;
+}}
+{const v680 = data["icons"];
+if(v680 !== undefined){
+if(!(Array.isArray(v680))) return false;
+for(let v681 = 0; v681 < v680.length; v681++){
+if(!fast73(v680[v681])) return false;
+}
+}}
+{const v682 = data["name"];
+if(v682 === undefined) return false;
+if(!(typeof v682 == "string")) return false;
+}
+{const v683 = data["title"];
+if(v683 !== undefined){
+if(!(typeof v683 == "string")) return false;
+}}
+return true;
+}
+function fast663(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v664 = data["_meta"];
 if(v664 !== undefined){
-if(!(typeof v664 == "string")) return false;
+if(!((v664 && typeof v664 == "object" && !Array.isArray(v664)))) return false;
+
 }}
-{const v665 = data["prompts"];
-if(v665 === undefined) return false;
-if(!(Array.isArray(v665))) return false;
-for(let v666 = 0; v666 < v665.length; v666++){
-if(!fast667(v665[v666])) return false;
+{const v666 = data["nextCursor"];
+if(v666 !== undefined){
+if(!(typeof v666 == "string")) return false;
+}}
+{const v667 = data["prompts"];
+if(v667 === undefined) return false;
+if(!(Array.isArray(v667))) return false;
+for(let v668 = 0; v668 < v667.length; v668++){
+if(!fast669(v667[v668])) return false;
 }
 }
 return true;
 }
-function fast688(data){
+function fast690(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v689 = data["_meta"];
-if(v689 !== undefined){
-if(!((v689 && typeof v689 == "object" && !Array.isArray(v689)))) return false;
+{const v691 = data["_meta"];
+if(v691 !== undefined){
+if(!((v691 && typeof v691 == "object" && !Array.isArray(v691)))) return false;
 
 }}
-{const v691 = data["annotations"];
-if(v691 !== undefined){
-if(!fast0(v691)) return false;
-}}
-{const v692 = data["description"];
-if(v692 !== undefined){
-if(!(typeof v692 == "string")) return false;
-}}
-{const v693 = data["icons"];
+{const v693 = data["annotations"];
 if(v693 !== undefined){
-if(!(Array.isArray(v693))) return false;
-for(let v694 = 0; v694 < v693.length; v694++){
-if(!fast72(v693[v694])) return false;
-}
+if(!fast0(v693)) return false;
 }}
-{const v695 = data["mimeType"];
+{const v694 = data["description"];
+if(v694 !== undefined){
+if(!(typeof v694 == "string")) return false;
+}}
+{const v695 = data["icons"];
 if(v695 !== undefined){
-if(!(typeof v695 == "string")) return false;
-}}
-{const v696 = data["name"];
-if(v696 === undefined) return false;
-if(!(typeof v696 == "string")) return false;
+if(!(Array.isArray(v695))) return false;
+for(let v696 = 0; v696 < v695.length; v696++){
+if(!fast73(v695[v696])) return false;
 }
-{const v697 = data["title"];
+}}
+{const v697 = data["mimeType"];
 if(v697 !== undefined){
 if(!(typeof v697 == "string")) return false;
 }}
-{const v698 = data["uriTemplate"];
+{const v698 = data["name"];
 if(v698 === undefined) return false;
 if(!(typeof v698 == "string")) return false;
-if(!fastFormat330.test(v698)) return false;
+}
+{const v699 = data["title"];
+if(v699 !== undefined){
+if(!(typeof v699 == "string")) return false;
+}}
+{const v700 = data["uriTemplate"];
+if(v700 === undefined) return false;
+if(!(typeof v700 == "string")) return false;
+if(!fastFormat332.test(v700)) return false;
 }
 return true;
 }
-function fast682(data){
+function fast684(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v683 = data["_meta"];
-if(v683 !== undefined){
-if(!((v683 && typeof v683 == "object" && !Array.isArray(v683)))) return false;
-
-}}
-{const v685 = data["nextCursor"];
+{const v685 = data["_meta"];
 if(v685 !== undefined){
-if(!(typeof v685 == "string")) return false;
+if(!((v685 && typeof v685 == "object" && !Array.isArray(v685)))) return false;
+
 }}
-{const v686 = data["resourceTemplates"];
-if(v686 === undefined) return false;
-if(!(Array.isArray(v686))) return false;
-for(let v687 = 0; v687 < v686.length; v687++){
-if(!fast688(v686[v687])) return false;
+{const v687 = data["nextCursor"];
+if(v687 !== undefined){
+if(!(typeof v687 == "string")) return false;
+}}
+{const v688 = data["resourceTemplates"];
+if(v688 === undefined) return false;
+if(!(Array.isArray(v688))) return false;
+for(let v689 = 0; v689 < v688.length; v689++){
+if(!fast690(v688[v689])) return false;
 }
 }
 return true;
 }
-function fast705(data){
+function fast707(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v706 = data["_meta"];
-if(v706 !== undefined){
-if(!((v706 && typeof v706 == "object" && !Array.isArray(v706)))) return false;
-
-}}
-{const v708 = data["annotations"];
+{const v708 = data["_meta"];
 if(v708 !== undefined){
-if(!fast0(v708)) return false;
+if(!((v708 && typeof v708 == "object" && !Array.isArray(v708)))) return false;
+
 }}
-{const v709 = data["description"];
-if(v709 !== undefined){
-if(!(typeof v709 == "string")) return false;
-}}
-{const v710 = data["icons"];
+{const v710 = data["annotations"];
 if(v710 !== undefined){
-if(!(Array.isArray(v710))) return false;
-for(let v711 = 0; v711 < v710.length; v711++){
-if(!fast72(v710[v711])) return false;
-}
+if(!fast0(v710)) return false;
 }}
-{const v712 = data["mimeType"];
+{const v711 = data["description"];
+if(v711 !== undefined){
+if(!(typeof v711 == "string")) return false;
+}}
+{const v712 = data["icons"];
 if(v712 !== undefined){
-if(!(typeof v712 == "string")) return false;
-}}
-{const v713 = data["name"];
-if(v713 === undefined) return false;
-if(!(typeof v713 == "string")) return false;
+if(!(Array.isArray(v712))) return false;
+for(let v713 = 0; v713 < v712.length; v713++){
+if(!fast73(v712[v713])) return false;
 }
-{const v714 = data["size"];
+}}
+{const v714 = data["mimeType"];
 if(v714 !== undefined){
-if(!(Number.isInteger(v714))) return false;
+if(!(typeof v714 == "string")) return false;
 }}
-{const v715 = data["title"];
-if(v715 !== undefined){
+{const v715 = data["name"];
+if(v715 === undefined) return false;
 if(!(typeof v715 == "string")) return false;
+}
+{const v716 = data["size"];
+if(v716 !== undefined){
+if(!(Number.isInteger(v716))) return false;
 }}
-{const v716 = data["uri"];
-if(v716 === undefined) return false;
-if(!(typeof v716 == "string")) return false;
-if(!fastFormat23(v716)) return false;
-}
-return true;
-}
-function fast699(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v700 = data["_meta"];
-if(v700 !== undefined){
-if(!((v700 && typeof v700 == "object" && !Array.isArray(v700)))) return false;
-
+{const v717 = data["title"];
+if(v717 !== undefined){
+if(!(typeof v717 == "string")) return false;
 }}
-{const v702 = data["nextCursor"];
-if(v702 !== undefined){
-if(!(typeof v702 == "string")) return false;
-}}
-{const v703 = data["resources"];
-if(v703 === undefined) return false;
-if(!(Array.isArray(v703))) return false;
-for(let v704 = 0; v704 < v703.length; v704++){
-if(!fast705(v703[v704])) return false;
-}
-}
-return true;
-}
-function fast717(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v718 = data["id"];
+{const v718 = data["uri"];
 if(v718 === undefined) return false;
-if(!fast31(v718)) return false;
+if(!(typeof v718 == "string")) return false;
+if(!fastFormat23(v718)) return false;
 }
-{const v719 = data["jsonrpc"];
-if(v719 === undefined) return false;
-if(!(typeof v719 == "string")) return false;
-if(!(v719 === "2.0")) return false;
+return true;
 }
-{const v720 = data["method"];
+function fast701(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v702 = data["_meta"];
+if(v702 !== undefined){
+if(!((v702 && typeof v702 == "object" && !Array.isArray(v702)))) return false;
+
+}}
+{const v704 = data["nextCursor"];
+if(v704 !== undefined){
+if(!(typeof v704 == "string")) return false;
+}}
+{const v705 = data["resources"];
+if(v705 === undefined) return false;
+if(!(Array.isArray(v705))) return false;
+for(let v706 = 0; v706 < v705.length; v706++){
+if(!fast707(v705[v706])) return false;
+}
+}
+return true;
+}
+function fast719(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v720 = data["id"];
 if(v720 === undefined) return false;
-if(!(typeof v720 == "string")) return false;
-if(!(v720 === "roots/list")) return false;
+if(!fast31(v720)) return false;
 }
-{const v721 = data["params"];
-if(v721 !== undefined){
-if(!fast208(v721)) return false;
-}}
-return true;
+{const v721 = data["jsonrpc"];
+if(v721 === undefined) return false;
+if(!(typeof v721 == "string")) return false;
+if(!(v721 === "2.0")) return false;
 }
-function fast722(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v723 = data["_meta"];
+{const v722 = data["method"];
+if(v722 === undefined) return false;
+if(!(typeof v722 == "string")) return false;
+if(!(v722 === "roots/list")) return false;
+}
+{const v723 = data["params"];
 if(v723 !== undefined){
-if(!((v723 && typeof v723 == "object" && !Array.isArray(v723)))) return false;
-
+if(!fast210(v723)) return false;
 }}
-{const v725 = data["nextCursor"];
+return true;
+}
+function fast724(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v725 = data["_meta"];
 if(v725 !== undefined){
-if(!(typeof v725 == "string")) return false;
+if(!((v725 && typeof v725 == "object" && !Array.isArray(v725)))) return false;
+
 }}
-{const v726 = data["tools"];
-if(v726 === undefined) return false;
-if(!(Array.isArray(v726))) return false;
-for(let v727 = 0; v727 < v726.length; v727++){
-if(!fast460(v726[v727])) return false;
+{const v727 = data["nextCursor"];
+if(v727 !== undefined){
+if(!(typeof v727 == "string")) return false;
+}}
+{const v728 = data["tools"];
+if(v728 === undefined) return false;
+if(!(Array.isArray(v728))) return false;
+for(let v729 = 0; v729 < v728.length; v729++){
+if(!fast462(v728[v729])) return false;
 }
 }
 return true;
 }
-function fast732(data){
+function fast734(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v733 = data["_meta"];
-if(v733 !== undefined){
-if(!((v733 && typeof v733 == "object" && !Array.isArray(v733)))) return false;
+{const v735 = data["_meta"];
+if(v735 !== undefined){
+if(!((v735 && typeof v735 == "object" && !Array.isArray(v735)))) return false;
 
 }}
-{const v735 = data["data"];
-if(v735 === undefined) return false;
+{const v737 = data["data"];
+if(v737 === undefined) return false;
 
 }
-{const v736 = data["level"];
-if(v736 === undefined) return false;
-if(!fast306(v736)) return false;
+{const v738 = data["level"];
+if(v738 === undefined) return false;
+if(!fast308(v738)) return false;
 }
-{const v737 = data["logger"];
-if(v737 !== undefined){
-if(!(typeof v737 == "string")) return false;
+{const v739 = data["logger"];
+if(v739 !== undefined){
+if(!(typeof v739 == "string")) return false;
 }}
 return true;
 }
-function fast728(data){
+function fast730(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v729 = data["jsonrpc"];
-if(v729 === undefined) return false;
-if(!(typeof v729 == "string")) return false;
-if(!(v729 === "2.0")) return false;
-}
-{const v730 = data["method"];
-if(v730 === undefined) return false;
-if(!(typeof v730 == "string")) return false;
-if(!(v730 === "notifications/message")) return false;
-}
-{const v731 = data["params"];
+{const v731 = data["jsonrpc"];
 if(v731 === undefined) return false;
-if(!fast732(v731)) return false;
+if(!(typeof v731 == "string")) return false;
+if(!(v731 === "2.0")) return false;
+}
+{const v732 = data["method"];
+if(v732 === undefined) return false;
+if(!(typeof v732 == "string")) return false;
+if(!(v732 === "notifications/message")) return false;
+}
+{const v733 = data["params"];
+if(v733 === undefined) return false;
+if(!fast734(v733)) return false;
 }
 return true;
 }
-function fast738(data){
-if(!(fast554(data) || fast566(data))) return false;
+function fast740(data){
+if(!(fast556(data) || fast568(data))) return false;
 return true;
 }
-function fast739(data){
+function fast741(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v740 = data["method"];
-if(v740 === undefined) return false;
-if(!(typeof v740 == "string")) return false;
+{const v742 = data["method"];
+if(v742 === undefined) return false;
+if(!(typeof v742 == "string")) return false;
 }
-{const v741 = data["params"];
-if(v741 !== undefined){
-if(!((v741 && typeof v741 == "object" && !Array.isArray(v741)))) return false;
+{const v743 = data["params"];
+if(v743 !== undefined){
+if(!((v743 && typeof v743 == "object" && !Array.isArray(v743)))) return false;
 
 }}
 return true;
 }
-function fast743(data){
+function fast745(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v744 = data["id"];
-if(v744 === undefined) return false;
-if(!fast31(v744)) return false;
-}
-{const v745 = data["jsonrpc"];
-if(v745 === undefined) return false;
-if(!(typeof v745 == "string")) return false;
-if(!(v745 === "2.0")) return false;
-}
-{const v746 = data["method"];
+{const v746 = data["id"];
 if(v746 === undefined) return false;
-if(!(typeof v746 == "string")) return false;
+if(!fast31(v746)) return false;
 }
-{const v747 = data["params"];
-if(v747 !== undefined){
-if(!fast217(v747)) return false;
-}}
-return true;
+{const v747 = data["jsonrpc"];
+if(v747 === undefined) return false;
+if(!(typeof v747 == "string")) return false;
+if(!(v747 === "2.0")) return false;
 }
-function fast748(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v749 = data["_meta"];
+{const v748 = data["method"];
+if(v748 === undefined) return false;
+if(!(typeof v748 == "string")) return false;
+}
+{const v749 = data["params"];
 if(v749 !== undefined){
-if(!((v749 && typeof v749 == "object" && !Array.isArray(v749)))) return false;
-
+if(!fast219(v749)) return false;
 }}
-{const v751 = data["nextCursor"];
+return true;
+}
+function fast750(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v751 = data["_meta"];
 if(v751 !== undefined){
-if(!(typeof v751 == "string")) return false;
-}}
-return true;
-}
-function fast752(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v753 = data["jsonrpc"];
-if(v753 === undefined) return false;
-if(!(typeof v753 == "string")) return false;
-if(!(v753 === "2.0")) return false;
-}
-{const v754 = data["method"];
-if(v754 === undefined) return false;
-if(!(typeof v754 == "string")) return false;
-if(!(v754 === "notifications/prompts/list_changed")) return false;
-}
-{const v755 = data["params"];
-if(v755 !== undefined){
-if(!fast150(v755)) return false;
-}}
-return true;
-}
-function fast756(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v757 = data["_meta"];
-if(v757 !== undefined){
-if(!((v757 && typeof v757 == "object" && !Array.isArray(v757)))) return false;
+if(!((v751 && typeof v751 == "object" && !Array.isArray(v751)))) return false;
 
 }}
-{const v759 = data["contents"];
-if(v759 === undefined) return false;
-if(!(Array.isArray(v759))) return false;
-for(let v760 = 0; v760 < v759.length; v760++){
-if(!(fast89(v759[v760]) || fast17(v759[v760]))) return false;
-}
-}
+{const v753 = data["nextCursor"];
+if(v753 !== undefined){
+if(!(typeof v753 == "string")) return false;
+}}
 return true;
 }
-function fast761(data){
+function fast754(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v762 = data["taskId"];
-if(v762 === undefined) return false;
-if(!(typeof v762 == "string")) return false;
+{const v755 = data["jsonrpc"];
+if(v755 === undefined) return false;
+if(!(typeof v755 == "string")) return false;
+if(!(v755 === "2.0")) return false;
+}
+{const v756 = data["method"];
+if(v756 === undefined) return false;
+if(!(typeof v756 == "string")) return false;
+if(!(v756 === "notifications/prompts/list_changed")) return false;
+}
+{const v757 = data["params"];
+if(v757 !== undefined){
+if(!fast152(v757)) return false;
+}}
+return true;
+}
+function fast758(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v759 = data["_meta"];
+if(v759 !== undefined){
+if(!((v759 && typeof v759 == "object" && !Array.isArray(v759)))) return false;
+
+}}
+{const v761 = data["contents"];
+if(v761 === undefined) return false;
+if(!(Array.isArray(v761))) return false;
+for(let v762 = 0; v762 < v761.length; v762++){
+if(!(fast90(v761[v762]) || fast17(v761[v762]))) return false;
+}
 }
 return true;
 }
 function fast763(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v764 = data["method"];
+{const v764 = data["taskId"];
 if(v764 === undefined) return false;
 if(!(typeof v764 == "string")) return false;
 }
-{const v765 = data["params"];
-if(v765 !== undefined){
-if(!((v765 && typeof v765 == "object" && !Array.isArray(v765)))) return false;
+return true;
+}
+function fast765(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v766 = data["method"];
+if(v766 === undefined) return false;
+if(!(typeof v766 == "string")) return false;
+}
+{const v767 = data["params"];
+if(v767 !== undefined){
+if(!((v767 && typeof v767 == "object" && !Array.isArray(v767)))) return false;
 
 }}
 return true;
 }
-function fast767(data){
+function fast769(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v768 = data["_meta"];
-if(v768 !== undefined){
-if(!((v768 && typeof v768 == "object" && !Array.isArray(v768)))) return false;
-
-}}
-{const v770 = data["mimeType"];
+{const v770 = data["_meta"];
 if(v770 !== undefined){
-if(!(typeof v770 == "string")) return false;
+if(!((v770 && typeof v770 == "object" && !Array.isArray(v770)))) return false;
+
 }}
-{const v771 = data["uri"];
-if(v771 === undefined) return false;
-if(!(typeof v771 == "string")) return false;
-if(!fastFormat23(v771)) return false;
-}
-return true;
-}
-function fast772(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v773 = data["jsonrpc"];
+{const v772 = data["mimeType"];
+if(v772 !== undefined){
+if(!(typeof v772 == "string")) return false;
+}}
+{const v773 = data["uri"];
 if(v773 === undefined) return false;
 if(!(typeof v773 == "string")) return false;
-if(!(v773 === "2.0")) return false;
+if(!fastFormat23(v773)) return false;
 }
-{const v774 = data["method"];
-if(v774 === undefined) return false;
-if(!(typeof v774 == "string")) return false;
-if(!(v774 === "notifications/resources/list_changed")) return false;
-}
-{const v775 = data["params"];
-if(v775 !== undefined){
-if(!fast150(v775)) return false;
-}}
 return true;
 }
-function fast776(data){
+function fast774(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v777 = data["_meta"];
+{const v775 = data["jsonrpc"];
+if(v775 === undefined) return false;
+if(!(typeof v775 == "string")) return false;
+if(!(v775 === "2.0")) return false;
+}
+{const v776 = data["method"];
+if(v776 === undefined) return false;
+if(!(typeof v776 == "string")) return false;
+if(!(v776 === "notifications/resources/list_changed")) return false;
+}
+{const v777 = data["params"];
 if(v777 !== undefined){
-if(!((v777 && typeof v777 == "object" && !Array.isArray(v777)))) return false;
-{const v778 = v777["progressToken"];
-if(v778 !== undefined){
-if(!fast38(v778)) return false;
+if(!fast152(v777)) return false;
+}}
+return true;
+}
+function fast778(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v779 = data["_meta"];
+if(v779 !== undefined){
+if(!((v779 && typeof v779 == "object" && !Array.isArray(v779)))) return false;
+{const v780 = v779["progressToken"];
+if(v780 !== undefined){
+if(!fast38(v780)) return false;
 }}
 
 }}
-{const v780 = data["uri"];
-if(v780 === undefined) return false;
-if(!(typeof v780 == "string")) return false;
-if(!fastFormat23(v780)) return false;
-}
-return true;
-}
-function fast785(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v786 = data["_meta"];
-if(v786 !== undefined){
-if(!((v786 && typeof v786 == "object" && !Array.isArray(v786)))) return false;
-
-}}
-{const v788 = data["uri"];
-if(v788 === undefined) return false;
-if(!(typeof v788 == "string")) return false;
-if(!fastFormat23(v788)) return false;
-}
-return true;
-}
-function fast781(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v782 = data["jsonrpc"];
+{const v782 = data["uri"];
 if(v782 === undefined) return false;
 if(!(typeof v782 == "string")) return false;
-if(!(v782 === "2.0")) return false;
-}
-{const v783 = data["method"];
-if(v783 === undefined) return false;
-if(!(typeof v783 == "string")) return false;
-if(!(v783 === "notifications/resources/updated")) return false;
-}
-{const v784 = data["params"];
-if(v784 === undefined) return false;
-if(!fast785(v784)) return false;
+if(!fastFormat23(v782)) return false;
 }
 return true;
 }
-function fast790(data){
+function fast787(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v791 = data["jsonrpc"];
-if(v791 === undefined) return false;
-if(!(typeof v791 == "string")) return false;
-if(!(v791 === "2.0")) return false;
+{const v788 = data["_meta"];
+if(v788 !== undefined){
+if(!((v788 && typeof v788 == "object" && !Array.isArray(v788)))) return false;
+
+}}
+{const v790 = data["uri"];
+if(v790 === undefined) return false;
+if(!(typeof v790 == "string")) return false;
+if(!fastFormat23(v790)) return false;
 }
-{const v792 = data["method"];
-if(v792 === undefined) return false;
-if(!(typeof v792 == "string")) return false;
-if(!(v792 === "notifications/tools/list_changed")) return false;
+return true;
 }
-{const v793 = data["params"];
-if(v793 !== undefined){
-if(!fast150(v793)) return false;
+function fast783(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v784 = data["jsonrpc"];
+if(v784 === undefined) return false;
+if(!(typeof v784 == "string")) return false;
+if(!(v784 === "2.0")) return false;
+}
+{const v785 = data["method"];
+if(v785 === undefined) return false;
+if(!(typeof v785 == "string")) return false;
+if(!(v785 === "notifications/resources/updated")) return false;
+}
+{const v786 = data["params"];
+if(v786 === undefined) return false;
+if(!fast787(v786)) return false;
+}
+return true;
+}
+function fast792(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v793 = data["jsonrpc"];
+if(v793 === undefined) return false;
+if(!(typeof v793 == "string")) return false;
+if(!(v793 === "2.0")) return false;
+}
+{const v794 = data["method"];
+if(v794 === undefined) return false;
+if(!(typeof v794 == "string")) return false;
+if(!(v794 === "notifications/tools/list_changed")) return false;
+}
+{const v795 = data["params"];
+if(v795 !== undefined){
+if(!fast152(v795)) return false;
 }}
 return true;
 }
-function fast789(data){
-if(!(fast117(data) || fast153(data) || fast772(data) || fast781(data) || fast752(data) || fast790(data) || fast164(data) || fast728(data) || fast592(data))) return false;
-return true;
-}
-function fast794(data){
-if(!(fast203(data) || fast279(data) || fast285(data) || fast99(data) || fast291(data) || fast420(data) || fast717(data) || fast497(data))) return false;
-return true;
-}
-function fast795(data){
-if(!(fast332(data) || fast615(data) || fast699(data) || fast682(data) || fast756(data) || fast661(data) || fast603(data) || fast722(data) || fast46(data) || fast336(data) || fast347(data) || fast105(data) || fast351(data) || fast412(data))) return false;
+function fast791(data){
+if(!(fast119(data) || fast155(data) || fast774(data) || fast783(data) || fast754(data) || fast792(data) || fast166(data) || fast730(data) || fast594(data))) return false;
 return true;
 }
 function fast796(data){
-if(!(fast538(data) || fast545(data))) return false;
+if(!(fast205(data) || fast281(data) || fast287(data) || fast101(data) || fast293(data) || fast422(data) || fast719(data) || fast499(data))) return false;
 return true;
 }
 function fast797(data){
+if(!(fast334(data) || fast617(data) || fast701(data) || fast684(data) || fast758(data) || fast663(data) || fast605(data) || fast724(data) || fast46(data) || fast338(data) || fast349(data) || fast107(data) || fast353(data) || fast414(data))) return false;
+return true;
+}
+function fast798(data){
+if(!(fast540(data) || fast547(data))) return false;
+return true;
+}
+function fast799(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v798 = data["_meta"];
-if(v798 !== undefined){
-if(!((v798 && typeof v798 == "object" && !Array.isArray(v798)))) return false;
-{const v799 = v798["progressToken"];
-if(v799 !== undefined){
-if(!fast38(v799)) return false;
+{const v800 = data["_meta"];
+if(v800 !== undefined){
+if(!((v800 && typeof v800 == "object" && !Array.isArray(v800)))) return false;
+{const v801 = v800["progressToken"];
+if(v801 !== undefined){
+if(!fast38(v801)) return false;
 }}
 
 }}
-{const v801 = data["task"];
-if(v801 !== undefined){
-if(!fast44(v801)) return false;
+{const v803 = data["task"];
+if(v803 !== undefined){
+if(!fast44(v803)) return false;
 }}
 return true;
 }
-function fast802(data){
+function fast804(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v803 = data["error"];
-if(v803 === undefined) return false;
-if(!((v803 && typeof v803 == "object" && !Array.isArray(v803)))) return false;
-{const v804 = v803["code"];
-if(v804 === undefined) return false;
-if(!(Number.isInteger(v804))) return false;
-}
-{const v806 = v803["message"];
+{const v805 = data["error"];
+if(v805 === undefined) return false;
+if(!((v805 && typeof v805 == "object" && !Array.isArray(v805)))) return false;
+{const v806 = v805["code"];
 if(v806 === undefined) return false;
-if(!(typeof v806 == "string")) return false;
+if(!(Number.isInteger(v806))) return false;
 }
-if(!((v803 && typeof v803 == "object" && !Array.isArray(v803)))) return false;
-{const v807 = v803["code"];
-if(v807 === undefined) return false;
-if(!(Number.isInteger(v807))) return false;
-if(!(v807 === -32042)) return false;
-}
-{const v808 = v803["data"];
+{const v808 = v805["message"];
 if(v808 === undefined) return false;
-if(!((v808 && typeof v808 == "object" && !Array.isArray(v808)))) return false;
-{const v809 = v808["elicitations"];
+if(!(typeof v808 == "string")) return false;
+}
+if(!((v805 && typeof v805 == "object" && !Array.isArray(v805)))) return false;
+{const v809 = v805["code"];
 if(v809 === undefined) return false;
-if(!(Array.isArray(v809))) return false;
-for(let v810 = 0; v810 < v809.length; v810++){
-if(!fast503(v809[v810])) return false;
+if(!(Number.isInteger(v809))) return false;
+if(!(v809 === -32042)) return false;
+}
+{const v810 = v805["data"];
+if(v810 === undefined) return false;
+if(!((v810 && typeof v810 == "object" && !Array.isArray(v810)))) return false;
+{const v811 = v810["elicitations"];
+if(v811 === undefined) return false;
+if(!(Array.isArray(v811))) return false;
+for(let v812 = 0; v812 < v811.length; v812++){
+if(!fast505(v811[v812])) return false;
 }
 }
 
 }
 }
-{const v812 = data["id"];
-if(v812 !== undefined){
-if(!fast31(v812)) return false;
+{const v814 = data["id"];
+if(v814 !== undefined){
+if(!fast31(v814)) return false;
 }}
-{const v813 = data["jsonrpc"];
-if(v813 === undefined) return false;
-if(!(typeof v813 == "string")) return false;
-if(!(v813 === "2.0")) return false;
+{const v815 = data["jsonrpc"];
+if(v815 === undefined) return false;
+if(!(typeof v815 == "string")) return false;
+if(!(v815 === "2.0")) return false;
 }
+return true;
+}
+function fast818(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v819 = data["progressToken"];
+if(v819 !== undefined){
+if(!fast38(v819)) return false;
+}}
+
+return true;
+}
+function fast822(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v823 = data["name"];
+if(v823 === undefined) return false;
+if(!(typeof v823 == "string")) return false;
+}
+{const v824 = data["value"];
+if(v824 === undefined) return false;
+if(!(typeof v824 == "string")) return false;
+}
+return true;
+}
+function fast826(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v827 = data["arguments"];
+if(v827 !== undefined){
+if(!((v827 && typeof v827 == "object" && !Array.isArray(v827)))) return false;
+for(const v828 in v827){
+if(!(typeof v827[v828] == "string")) return false;
+}
+}}
+return true;
+}
+function fast830(data){
+if(!(fast325(data) || fast329(data))) return false;
 return true;
 }
 function fast816(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v817 = data["progressToken"];
+{const v817 = data["_meta"];
 if(v817 !== undefined){
-if(!fast38(v817)) return false;
+if(!fast818(v817)) return false;
+}}
+{const v821 = data["argument"];
+if(v821 === undefined) return false;
+if(!fast822(v821)) return false;
+}
+{const v825 = data["context"];
+if(v825 !== undefined){
+if(!fast826(v825)) return false;
+}}
+{const v829 = data["ref"];
+if(v829 === undefined) return false;
+if(!fast830(v829)) return false;
+}
+return true;
+}
+function fast833(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v834 = data["progressToken"];
+if(v834 !== undefined){
+if(!fast38(v834)) return false;
 }}
 
 return true;
 }
-function fast820(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v821 = data["name"];
-if(v821 === undefined) return false;
-if(!(typeof v821 == "string")) return false;
-}
-{const v822 = data["value"];
-if(v822 === undefined) return false;
-if(!(typeof v822 == "string")) return false;
-}
+function fast837(data){
+if(!fast128(data)) return false;
 return true;
 }
-function fast824(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v825 = data["arguments"];
-if(v825 !== undefined){
-if(!((v825 && typeof v825 == "object" && !Array.isArray(v825)))) return false;
-for(const v826 in v825){
-if(!(typeof v825[v826] == "string")) return false;
-}
-}}
+function fast839(data){
+if(!fast196(data)) return false;
 return true;
 }
-function fast828(data){
-if(!(fast323(data) || fast327(data))) return false;
-return true;
-}
-function fast814(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v815 = data["_meta"];
-if(v815 !== undefined){
-if(!fast816(v815)) return false;
-}}
-{const v819 = data["argument"];
-if(v819 === undefined) return false;
-if(!fast820(v819)) return false;
-}
-{const v823 = data["context"];
-if(v823 !== undefined){
-if(!fast824(v823)) return false;
-}}
-{const v827 = data["ref"];
-if(v827 === undefined) return false;
-if(!fast828(v827)) return false;
-}
+function fast841(data){
+if(!(typeof data == "string")) return false;
 return true;
 }
 function fast831(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v832 = data["progressToken"];
+{const v832 = data["_meta"];
 if(v832 !== undefined){
-if(!fast38(v832)) return false;
+if(!fast833(v832)) return false;
+}}
+{const v836 = data["capabilities"];
+if(v836 === undefined) return false;
+if(!fast837(v836)) return false;
+}
+{const v838 = data["clientInfo"];
+if(v838 === undefined) return false;
+if(!fast839(v838)) return false;
+}
+{const v840 = data["protocolVersion"];
+if(v840 === undefined) return false;
+if(!fast841(v840)) return false;
+}
+return true;
+}
+function fast844(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v845 = data["progressToken"];
+if(v845 !== undefined){
+if(!fast38(v845)) return false;
 }}
 
 return true;
 }
-function fast835(data){
-if(!fast126(data)) return false;
-return true;
-}
-function fast837(data){
-if(!fast194(data)) return false;
-return true;
-}
-function fast839(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast829(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v830 = data["_meta"];
-if(v830 !== undefined){
-if(!fast831(v830)) return false;
-}}
-{const v834 = data["capabilities"];
-if(v834 === undefined) return false;
-if(!fast835(v834)) return false;
-}
-{const v836 = data["clientInfo"];
-if(v836 === undefined) return false;
-if(!fast837(v836)) return false;
-}
-{const v838 = data["protocolVersion"];
-if(v838 === undefined) return false;
-if(!fast839(v838)) return false;
-}
+function fast848(data){
+if(!fast308(data)) return false;
 return true;
 }
 function fast842(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v843 = data["progressToken"];
+{const v843 = data["_meta"];
 if(v843 !== undefined){
-if(!fast38(v843)) return false;
+if(!fast844(v843)) return false;
 }}
+{const v847 = data["level"];
+if(v847 === undefined) return false;
+if(!fast848(v847)) return false;
+}
+return true;
+}
+function fast851(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 
 return true;
 }
-function fast846(data){
-if(!fast306(data)) return false;
+function fast854(data){
+if(!(typeof data == "string")) return false;
 return true;
 }
-function fast840(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v841 = data["_meta"];
-if(v841 !== undefined){
-if(!fast842(v841)) return false;
-}}
-{const v845 = data["level"];
-if(v845 === undefined) return false;
-if(!fast846(v845)) return false;
-}
+function fast856(data){
+if(!fast31(data)) return false;
 return true;
 }
 function fast849(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-
-return true;
-}
-function fast852(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast854(data){
-if(!fast31(data)) return false;
-return true;
-}
-function fast847(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v848 = data["_meta"];
-if(v848 !== undefined){
-if(!fast849(v848)) return false;
+{const v850 = data["_meta"];
+if(v850 !== undefined){
+if(!fast851(v850)) return false;
 }}
-{const v851 = data["reason"];
-if(v851 !== undefined){
-if(!fast852(v851)) return false;
-}}
-{const v853 = data["requestId"];
+{const v853 = data["reason"];
 if(v853 !== undefined){
 if(!fast854(v853)) return false;
 }}
+{const v855 = data["requestId"];
+if(v855 !== undefined){
+if(!fast856(v855)) return false;
+}}
 return true;
 }
-function fast855(data){
+function fast857(data){
+
+return true;
+}
+function fast860(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 
 return true;
 }
 function fast858(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-
-return true;
-}
-function fast856(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v857 = data["_meta"];
-if(v857 !== undefined){
-if(!fast858(v857)) return false;
+{const v859 = data["_meta"];
+if(v859 !== undefined){
+if(!fast860(v859)) return false;
 }}
 return true;
 }
-function fast860(data){
+function fast862(data){
 
+return true;
+}
+function fast865(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+
+return true;
+}
+function fast868(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast870(data){
+if(!(Number.isFinite(data))) return false;
+return true;
+}
+function fast872(data){
+if(!fast38(data)) return false;
+return true;
+}
+function fast874(data){
+if(!(Number.isFinite(data))) return false;
 return true;
 }
 function fast863(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-
-return true;
-}
-function fast866(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast868(data){
-if(!(Number.isFinite(data))) return false;
-return true;
-}
-function fast870(data){
-if(!fast38(data)) return false;
-return true;
-}
-function fast872(data){
-if(!(Number.isFinite(data))) return false;
-return true;
-}
-function fast861(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v862 = data["_meta"];
-if(v862 !== undefined){
-if(!fast863(v862)) return false;
+{const v864 = data["_meta"];
+if(v864 !== undefined){
+if(!fast865(v864)) return false;
 }}
-{const v865 = data["message"];
-if(v865 !== undefined){
-if(!fast866(v865)) return false;
-}}
-{const v867 = data["progress"];
-if(v867 === undefined) return false;
+{const v867 = data["message"];
+if(v867 !== undefined){
 if(!fast868(v867)) return false;
-}
-{const v869 = data["progressToken"];
+}}
+{const v869 = data["progress"];
 if(v869 === undefined) return false;
 if(!fast870(v869)) return false;
 }
-{const v871 = data["total"];
-if(v871 !== undefined){
+{const v871 = data["progressToken"];
+if(v871 === undefined) return false;
 if(!fast872(v871)) return false;
+}
+{const v873 = data["total"];
+if(v873 !== undefined){
+if(!fast874(v873)) return false;
 }}
 return true;
 }
-function fast873(data){
+function fast875(data){
 
-return true;
-}
-function fast874(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v875 = data["_meta"];
-if(v875 !== undefined){
-if(!fast858(v875)) return false;
-}}
 return true;
 }
 function fast876(data){
-
-return true;
-}
-function fast877(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v877 = data["_meta"];
+if(v877 !== undefined){
+if(!fast860(v877)) return false;
+}}
 return true;
 }
 function fast878(data){
 
 return true;
 }
-function fast881(data){
+function fast879(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v882 = data["progressToken"];
-if(v882 !== undefined){
-if(!fast38(v882)) return false;
+return true;
+}
+function fast880(data){
+
+return true;
+}
+function fast883(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v884 = data["progressToken"];
+if(v884 !== undefined){
+if(!fast38(v884)) return false;
 }}
 
 return true;
 }
-function fast879(data){
+function fast881(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v880 = data["_meta"];
-if(v880 !== undefined){
-if(!fast881(v880)) return false;
+{const v882 = data["_meta"];
+if(v882 !== undefined){
+if(!fast883(v882)) return false;
 }}
+return true;
+}
+function fast888(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v889 = data["progressToken"];
+if(v889 !== undefined){
+if(!fast38(v889)) return false;
+}}
+
+return true;
+}
+function fast892(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+for(const v893 in data){
+if(!(typeof data[v893] == "string")) return false;
+}
+return true;
+}
+function fast895(data){
+if(!(typeof data == "string")) return false;
 return true;
 }
 function fast886(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v887 = data["progressToken"];
+{const v887 = data["_meta"];
 if(v887 !== undefined){
-if(!fast38(v887)) return false;
+if(!fast888(v887)) return false;
+}}
+{const v891 = data["arguments"];
+if(v891 !== undefined){
+if(!fast892(v891)) return false;
+}}
+{const v894 = data["name"];
+if(v894 === undefined) return false;
+if(!fast895(v894)) return false;
+}
+return true;
+}
+function fast898(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v899 = data["progressToken"];
+if(v899 !== undefined){
+if(!fast38(v899)) return false;
 }}
 
 return true;
 }
-function fast890(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-for(const v891 in data){
-if(!(typeof data[v891] == "string")) return false;
-}
-return true;
-}
-function fast893(data){
+function fast902(data){
 if(!(typeof data == "string")) return false;
-return true;
-}
-function fast884(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v885 = data["_meta"];
-if(v885 !== undefined){
-if(!fast886(v885)) return false;
-}}
-{const v889 = data["arguments"];
-if(v889 !== undefined){
-if(!fast890(v889)) return false;
-}}
-{const v892 = data["name"];
-if(v892 === undefined) return false;
-if(!fast893(v892)) return false;
-}
 return true;
 }
 function fast896(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v897 = data["progressToken"];
+{const v897 = data["_meta"];
 if(v897 !== undefined){
-if(!fast38(v897)) return false;
+if(!fast898(v897)) return false;
+}}
+{const v901 = data["cursor"];
+if(v901 !== undefined){
+if(!fast902(v901)) return false;
+}}
+return true;
+}
+function fast903(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v904 = data["_meta"];
+if(v904 !== undefined){
+if(!fast898(v904)) return false;
+}}
+{const v905 = data["cursor"];
+if(v905 !== undefined){
+if(!fast902(v905)) return false;
+}}
+return true;
+}
+function fast908(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v909 = data["progressToken"];
+if(v909 !== undefined){
+if(!fast38(v909)) return false;
 }}
 
 return true;
 }
-function fast900(data){
+function fast912(data){
 if(!(typeof data == "string")) return false;
-return true;
-}
-function fast894(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v895 = data["_meta"];
-if(v895 !== undefined){
-if(!fast896(v895)) return false;
-}}
-{const v899 = data["cursor"];
-if(v899 !== undefined){
-if(!fast900(v899)) return false;
-}}
-return true;
-}
-function fast901(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v902 = data["_meta"];
-if(v902 !== undefined){
-if(!fast896(v902)) return false;
-}}
-{const v903 = data["cursor"];
-if(v903 !== undefined){
-if(!fast900(v903)) return false;
-}}
+if(!fastFormat23(data)) return false;
 return true;
 }
 function fast906(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v907 = data["progressToken"];
+{const v907 = data["_meta"];
 if(v907 !== undefined){
-if(!fast38(v907)) return false;
+if(!fast908(v907)) return false;
+}}
+{const v911 = data["uri"];
+if(v911 === undefined) return false;
+if(!fast912(v911)) return false;
+}
+return true;
+}
+function fast915(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v916 = data["progressToken"];
+if(v916 !== undefined){
+if(!fast38(v916)) return false;
 }}
 
 return true;
 }
-function fast910(data){
+function fast919(data){
 if(!(typeof data == "string")) return false;
 if(!fastFormat23(data)) return false;
-return true;
-}
-function fast904(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v905 = data["_meta"];
-if(v905 !== undefined){
-if(!fast906(v905)) return false;
-}}
-{const v909 = data["uri"];
-if(v909 === undefined) return false;
-if(!fast910(v909)) return false;
-}
 return true;
 }
 function fast913(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v914 = data["progressToken"];
+{const v914 = data["_meta"];
 if(v914 !== undefined){
-if(!fast38(v914)) return false;
+if(!fast915(v914)) return false;
+}}
+{const v918 = data["uri"];
+if(v918 === undefined) return false;
+if(!fast919(v918)) return false;
+}
+return true;
+}
+function fast920(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v921 = data["_meta"];
+if(v921 !== undefined){
+if(!fast898(v921)) return false;
+}}
+{const v922 = data["cursor"];
+if(v922 !== undefined){
+if(!fast902(v922)) return false;
+}}
+return true;
+}
+function fast925(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v926 = data["progressToken"];
+if(v926 !== undefined){
+if(!fast38(v926)) return false;
 }}
 
 return true;
 }
-function fast917(data){
+function fast929(data){
 if(!(typeof data == "string")) return false;
 if(!fastFormat23(data)) return false;
-return true;
-}
-function fast911(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v912 = data["_meta"];
-if(v912 !== undefined){
-if(!fast913(v912)) return false;
-}}
-{const v916 = data["uri"];
-if(v916 === undefined) return false;
-if(!fast917(v916)) return false;
-}
-return true;
-}
-function fast918(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v919 = data["_meta"];
-if(v919 !== undefined){
-if(!fast896(v919)) return false;
-}}
-{const v920 = data["cursor"];
-if(v920 !== undefined){
-if(!fast900(v920)) return false;
-}}
 return true;
 }
 function fast923(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v924 = data["progressToken"];
+{const v924 = data["_meta"];
 if(v924 !== undefined){
-if(!fast38(v924)) return false;
+if(!fast925(v924)) return false;
+}}
+{const v928 = data["uri"];
+if(v928 === undefined) return false;
+if(!fast929(v928)) return false;
+}
+return true;
+}
+function fast932(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast930(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v931 = data["taskId"];
+if(v931 === undefined) return false;
+if(!fast932(v931)) return false;
+}
+return true;
+}
+function fast935(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast933(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v934 = data["taskId"];
+if(v934 === undefined) return false;
+if(!fast935(v934)) return false;
+}
+return true;
+}
+function fast936(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v937 = data["_meta"];
+if(v937 !== undefined){
+if(!fast898(v937)) return false;
+}}
+{const v938 = data["cursor"];
+if(v938 !== undefined){
+if(!fast902(v938)) return false;
+}}
+return true;
+}
+function fast941(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast939(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v940 = data["taskId"];
+if(v940 === undefined) return false;
+if(!fast941(v940)) return false;
+}
+return true;
+}
+function fast944(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v945 = data["progressToken"];
+if(v945 !== undefined){
+if(!fast38(v945)) return false;
 }}
 
 return true;
 }
-function fast927(data){
-if(!(typeof data == "string")) return false;
-if(!fastFormat23(data)) return false;
-return true;
-}
-function fast921(data){
+function fast948(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v922 = data["_meta"];
-if(v922 !== undefined){
-if(!fast923(v922)) return false;
-}}
-{const v926 = data["uri"];
-if(v926 === undefined) return false;
-if(!fast927(v926)) return false;
-}
+
 return true;
 }
-function fast930(data){
+function fast951(data){
 if(!(typeof data == "string")) return false;
 return true;
 }
-function fast928(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v929 = data["taskId"];
-if(v929 === undefined) return false;
-if(!fast930(v929)) return false;
-}
-return true;
-}
-function fast933(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast931(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v932 = data["taskId"];
-if(v932 === undefined) return false;
-if(!fast933(v932)) return false;
-}
-return true;
-}
-function fast934(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v935 = data["_meta"];
-if(v935 !== undefined){
-if(!fast896(v935)) return false;
-}}
-{const v936 = data["cursor"];
-if(v936 !== undefined){
-if(!fast900(v936)) return false;
-}}
-return true;
-}
-function fast939(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast937(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v938 = data["taskId"];
-if(v938 === undefined) return false;
-if(!fast939(v938)) return false;
-}
+function fast953(data){
+if(!fast44(data)) return false;
 return true;
 }
 function fast942(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v943 = data["progressToken"];
+{const v943 = data["_meta"];
 if(v943 !== undefined){
-if(!fast38(v943)) return false;
+if(!fast944(v943)) return false;
 }}
-
-return true;
-}
-function fast946(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-
-return true;
-}
-function fast949(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast951(data){
-if(!fast44(data)) return false;
-return true;
-}
-function fast940(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v941 = data["_meta"];
-if(v941 !== undefined){
-if(!fast942(v941)) return false;
+{const v947 = data["arguments"];
+if(v947 !== undefined){
+if(!fast948(v947)) return false;
 }}
-{const v945 = data["arguments"];
-if(v945 !== undefined){
-if(!fast946(v945)) return false;
-}}
-{const v948 = data["name"];
-if(v948 === undefined) return false;
-if(!fast949(v948)) return false;
-}
-{const v950 = data["task"];
-if(v950 !== undefined){
+{const v950 = data["name"];
+if(v950 === undefined) return false;
 if(!fast951(v950)) return false;
+}
+{const v952 = data["task"];
+if(v952 !== undefined){
+if(!fast953(v952)) return false;
 }}
 return true;
 }
-function fast952(data){
-if(!(fast46(data) || fast492(data))) return false;
+function fast954(data){
+if(!(fast46(data) || fast494(data))) return false;
 return true;
 }
-function fast953(data){
+function fast955(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v954 = data["_meta"];
-if(v954 !== undefined){
-if(!fast896(v954)) return false;
+{const v956 = data["_meta"];
+if(v956 !== undefined){
+if(!fast898(v956)) return false;
 }}
-{const v955 = data["cursor"];
-if(v955 !== undefined){
-if(!fast900(v955)) return false;
+{const v957 = data["cursor"];
+if(v957 !== undefined){
+if(!fast902(v957)) return false;
 }}
 return true;
 }

@@ -54,7 +54,8 @@ export type InputResponse = (CreateMessageResult | ListRootsResult | ElicitResul
  * This interface was referenced by `AllTypes`'s JSON-Schema
  * via the `definition` "ContentBlock".
  */
-export type ContentBlock = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource)
+export type ContentBlock = (ContentBlock1 & ContentBlock2)
+export type ContentBlock1 = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource)
 /**
  * A content block allowed in sampling messages: text, image, audio, tool use or tool result.
  * 
@@ -715,6 +716,13 @@ text: string
  * URI of the resource these contents belong to.
  */
 uri: string
+[k: string]: unknown | undefined
+}
+export interface ContentBlock2 {
+/**
+ * Which kind of content this block is.
+ */
+type: string
 [k: string]: unknown | undefined
 }
 /**

@@ -671,7 +671,27 @@ export const SURFACE: Surface = {
    "$id": "https://agentproto.dev/schemas/mcp/2026-07-28/ContentBlock.schema.json",
    "title": "ContentBlock",
    "description": "One piece of content in a prompt message or tool result: text, image, audio, a link to a resource, or an embedded resource. The `type` field says which.",
-   "anyOf": [
+   "type": "object",
+   "required": [
+    "type"
+   ],
+   "properties": {
+    "type": {
+     "description": "Which kind of content this block is.",
+     "type": "string"
+    }
+   },
+   "discriminator": {
+    "propertyName": "type",
+    "mapping": {
+     "text": "TextContent.schema.json",
+     "image": "ImageContent.schema.json",
+     "audio": "AudioContent.schema.json",
+     "resource_link": "ResourceLink.schema.json",
+     "resource": "EmbeddedResource.schema.json"
+    }
+   },
+   "oneOf": [
     {
      "$ref": "TextContent.schema.json"
     },
@@ -4940,6 +4960,10 @@ export const SURFACE: Surface = {
     },
     "paramsType": "rpc_prompts_get_params",
     "resultType": "rpc_prompts_get_result",
+    "resultTypes": [
+     "GetPromptResult",
+     "InputRequiredResult"
+    ],
     "errors": []
    },
    {
@@ -5007,6 +5031,10 @@ export const SURFACE: Surface = {
     },
     "paramsType": "rpc_resources_read_params",
     "resultType": "rpc_resources_read_result",
+    "resultTypes": [
+     "ReadResourceResult",
+     "InputRequiredResult"
+    ],
     "errors": []
    },
    {
@@ -5095,6 +5123,10 @@ export const SURFACE: Surface = {
     },
     "paramsType": "rpc_tools_call_params",
     "resultType": "rpc_tools_call_result",
+    "resultTypes": [
+     "CallToolResult",
+     "InputRequiredResult"
+    ],
     "errors": []
    },
    {

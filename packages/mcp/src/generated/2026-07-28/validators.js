@@ -1755,10 +1755,10 @@ return errors === 0;
 }
 
 const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolResultContent.schema.json","deprecated":true,"type":"object","required":["content","toolUseId","type"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"content":{"type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"type":"boolean"},"structuredContent":{},"toolUseId":{"type":"string"},"type":{"type":"string","const":"tool_result"}}};
-const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ContentBlock.schema.json","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ResourceLink.schema.json"},{"$ref":"EmbeddedResource.schema.json"}]};
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ContentBlock.schema.json","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ResourceLink.schema.json"},{"$ref":"EmbeddedResource.schema.json"}]};
 const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceLink.schema.json","type":"object","required":["name","type","uri"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"annotations":{"$ref":"Annotations.schema.json"},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"type":"string","const":"resource_link"},"uri":{"type":"string","format":"uri"}}};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceLink.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2061,14 +2061,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
 const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EmbeddedResource.schema.json","type":"object","required":["resource","type"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"annotations":{"$ref":"Annotations.schema.json"},"resource":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]},"type":{"type":"string","const":"resource"}}};
 const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TextResourceContents.schema.json","type":"object","required":["text","uri"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TextResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2166,12 +2166,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EmbeddedResource.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2228,8 +2228,8 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+if(!(validate67(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
@@ -2242,8 +2242,8 @@ errors = vErrors.length;
 else {
 let valid3 = false;
 const _errs9 = errors;
-if(!(validate71(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+if(!(validate67(data2, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -2314,7 +2314,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
@@ -2323,103 +2323,9 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let pick0 = -1;
 if(data && typeof data == "object" && !Array.isArray(data)){
-const tag0 = data.type;
-if(tag0 === "text"){
-pick0 = 0;
-}
-else if(tag0 === "image"){
-pick0 = 1;
-}
-else if(tag0 === "audio"){
-pick0 = 2;
-}
-else if(tag0 === "resource_link"){
-pick0 = 3;
-}
-else if(tag0 === "resource"){
-pick0 = 4;
-}
-}
-if(pick0 === 0){
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 1){
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 2){
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 3){
-if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 4){
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
-}
-else {
-let valid1 = false;
-const _errs6 = errors;
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs7 = errors;
-if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs8 = errors;
-if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs9 = errors;
-if(!(validate66(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs10 = errors;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs10 === errors;
-valid1 = valid1 || _valid0;
-}
-}
-}
-}
-if(!valid1){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2428,17 +2334,81 @@ vErrors.push(err0);
 }
 errors++;
 }
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
 }
 else {
-vErrors = null;
+vErrors.push(err1);
+}
+errors++;
 }
 }
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
 }
+}
+else if(tag0 === "image"){
+if(!(validate55(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate21(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource_link"){
+if(!(validate63(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource"){
+if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+errors = vErrors.length;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 validate62.errors = vErrors;
 return errors === 0;
@@ -2579,7 +2549,7 @@ return errors === 0;
 
 const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessageContentBlock.schema.json","anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"}]};
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessageContentBlock.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2700,7 +2670,7 @@ vErrors = null;
 }
 }
 }
-validate84.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
@@ -2801,8 +2771,8 @@ const _errs11 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate79(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 }
@@ -2911,7 +2881,7 @@ return errors === 0;
 const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsResult.schema.json","deprecated":true,"type":"object","required":["roots"],"properties":{"roots":{"type":"array","items":{"$ref":"Root.schema.json"}}}};
 const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Root.schema.json","deprecated":true,"type":"object","required":["uri"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"name":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Root.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -2987,12 +2957,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate93.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3012,8 +2982,8 @@ let data0 = data.roots;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate98(data0[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate93(data0[i0], {instancePath:instancePath+"/roots/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 }
@@ -3040,7 +3010,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate97.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
@@ -3069,8 +3039,8 @@ errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 }
@@ -3274,8 +3244,8 @@ var _valid2 = _errs25 === errors;
 valid8 = valid8 || _valid2;
 if(!valid8){
 const _errs26 = errors;
-if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate92(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs26 === errors;
@@ -3789,10 +3759,10 @@ return errors === 0;
 
 export const CallToolRequestParams = fastFirst(fast55, validate32);
 
-export const CallToolResult = fastFirst(fast163, validate106);
+export const CallToolResult = fastFirst(fast165, validate101);
 const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json","type":"object","required":["content","resultType"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"content":{"type":"array","items":{"$ref":"ContentBlock.schema.json"}},"isError":{"type":"boolean"},"resultType":{"type":"string"},"structuredContent":{}}};
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3880,11 +3850,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
 
-export const CallToolResultResponse = fastFirst(fast170, validate109);
+export const CallToolResultResponse = fastFirst(fast172, validate104);
 const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"CallToolResult.schema.json"}]}}};
 const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json","type":"object","required":["resultType"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"inputRequests":{"$ref":"InputRequests.schema.json"},"requestState":{"type":"string"},"resultType":{"type":"string"}}};
 const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequests.schema.json","type":"object","additionalProperties":{"$ref":"InputRequest.schema.json"}};
@@ -3894,7 +3864,7 @@ const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id"
 const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolChoice.schema.json","type":"object","properties":{"mode":{"type":"string","enum":["auto","none","required"]}}};
 const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessage.schema.json","deprecated":true,"type":"object","required":["content","role"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"content":{"anyOf":[{"$ref":"TextContent.schema.json"},{"$ref":"ImageContent.schema.json"},{"$ref":"AudioContent.schema.json"},{"$ref":"ToolUseContent.schema.json"},{"$ref":"ToolResultContent.schema.json"},{"type":"array","items":{"$ref":"SamplingMessageContentBlock.schema.json"}}]},"role":{"$ref":"Role.schema.json"}}};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SamplingMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3980,8 +3950,8 @@ const _errs11 = errors;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate84(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate79(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 }
@@ -4059,14 +4029,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate116.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
 
 const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelPreferences.schema.json","type":"object","properties":{"costPriority":{"type":"number","maximum":1,"minimum":0},"hints":{"type":"array","items":{"$ref":"ModelHint.schema.json"}},"intelligencePriority":{"type":"number","maximum":1,"minimum":0},"speedPriority":{"type":"number","maximum":1,"minimum":0}}};
 const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ModelHint.schema.json","type":"object","properties":{"name":{"type":"string"}}};
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ModelPreferences.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4230,14 +4200,14 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate120.errors = vErrors;
 return errors === 0;
 }
 
 const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Tool.schema.json","type":"object","required":["inputSchema","name"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"annotations":{"$ref":"ToolAnnotations.schema.json"},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"inputSchema":{"type":"object","required":["type"],"properties":{"$schema":{"type":"string"},"type":{"type":"string","const":"object"}},"additionalProperties":{}},"name":{"type":"string"},"outputSchema":{"type":"object","properties":{"$schema":{"type":"string"}},"additionalProperties":{}},"title":{"type":"string"}}};
 const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolAnnotations.schema.json","type":"object","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Tool.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4613,12 +4583,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate122.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4684,8 +4654,8 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate116(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+if(!(validate111(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 }
@@ -4708,8 +4678,8 @@ errors = vErrors.length;
 }
 }
 if(data.modelPreferences !== undefined){
-if(!(validate125(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate120(data.modelPreferences, {instancePath:instancePath+"/modelPreferences",parentData:data,parentDataProperty:"modelPreferences",rootData}))){
+vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
 errors = vErrors.length;
 }
 }
@@ -4809,8 +4779,8 @@ let data12 = data.tools;
 if(Array.isArray(data12)){
 const len2 = data12.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate127(data12[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data12,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate122(data12[i2], {instancePath:instancePath+"/tools/" + i2,parentData:data12,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
 }
@@ -4837,12 +4807,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CreateMessageRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4891,8 +4861,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate115(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+if(!(validate110(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
@@ -4907,13 +4877,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
 
 const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsRequest.schema.json","deprecated":true,"type":"object","required":["method"],"properties":{"method":{"type":"string","const":"roots/list"},"params":{"type":"object","properties":{"_meta":{"$ref":"MetaObject.schema.json"}}}}};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListRootsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4990,7 +4960,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
 
@@ -5007,7 +4977,7 @@ const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/TitledMultiSelectEnumSchema.schema.json","type":"object","required":["items","type"],"properties":{"default":{"type":"array","items":{"type":"string"}},"description":{"type":"string"},"items":{"type":"object","required":["anyOf"],"properties":{"anyOf":{"type":"array","items":{"properties":{"const":{"type":"string"},"title":{"type":"string"}},"required":["const","title"],"type":"object"}}}},"maxItems":{"type":"integer"},"minItems":{"type":"integer"},"title":{"type":"string"},"type":{"type":"string","const":"array"}}};
 const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LegacyTitledEnumSchema.schema.json","deprecated":true,"type":"object","required":["enum","type"],"properties":{"default":{"type":"string"},"description":{"type":"string"},"enum":{"type":"array","items":{"type":"string"}},"enumNames":{"type":"array","items":{"type":"string"}},"title":{"type":"string"},"type":{"type":"string","const":"string"}}};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PrimitiveSchemaDefinition.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6275,12 +6245,12 @@ vErrors = null;
 }
 }
 }
-validate136.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestFormParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6379,8 +6349,8 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key0 in data4){
-if(!(validate136(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate131(data4[key0], {instancePath:instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
 }
@@ -6470,12 +6440,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6491,8 +6461,8 @@ pick0 = 1;
 }
 }
 if(pick0 === 0){
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 }
@@ -6603,8 +6573,8 @@ errors++;
 else {
 let valid3 = false;
 const _errs11 = errors;
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -6738,12 +6708,12 @@ vErrors = null;
 }
 }
 }
-validate134.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6792,8 +6762,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate134(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate129(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 }
@@ -6808,12 +6778,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6832,44 +6802,44 @@ pick0 = 2;
 }
 }
 if(pick0 === 0){
-if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 2){
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate109(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs5 = errors;
-if(!(validate131(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+if(!(validate126(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs6 = errors;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -6898,19 +6868,19 @@ vErrors = null;
 }
 }
 }
-validate113.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequests.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(validate113(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate108(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -6925,12 +6895,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6952,8 +6922,8 @@ errors = vErrors.length;
 }
 }
 if(data.inputRequests !== undefined){
-if(!(validate112(data.inputRequests, {instancePath:instancePath+"/inputRequests",parentData:data,parentDataProperty:"inputRequests",rootData}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+if(!(validate107(data.inputRequests, {instancePath:instancePath+"/inputRequests",parentData:data,parentDataProperty:"inputRequests",rootData}))){
+vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
 errors = vErrors.length;
 }
 }
@@ -6992,12 +6962,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7116,16 +7086,16 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate105(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate106(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate101(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
@@ -7164,16 +7134,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelledNotification = fastFirst(fast324, validate149);
+export const CancelledNotification = fastFirst(fast326, validate144);
 const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/cancelled"},"params":{"$ref":"CancelledNotificationParams.schema.json"}}};
 const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json","type":"object","required":["requestId"],"properties":{"_meta":{"$ref":"NotificationMetaObject.schema.json"},"reason":{"type":"string"},"requestId":{"$ref":"RequestId.schema.json"}}};
 const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json","type":"object","properties":{"io.modelcontextprotocol/subscriptionId":{"$ref":"RequestId.schema.json"}}};
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7245,12 +7215,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate146.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7266,8 +7236,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate146(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
 }
@@ -7350,12 +7320,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7437,8 +7407,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate145(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -7453,18 +7423,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate149.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelledNotificationParams = fastFirst(fast328, validate150);
+export const CancelledNotificationParams = fastFirst(fast330, validate145);
 
 export const ClientCapabilities = fastFirst(fast59, validate34);
 
-export const ClientNotification = fastFirst(fast334, validate154);
+export const ClientNotification = fastFirst(fast336, validate149);
 const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/cancelled"},"params":{"$ref":"CancelledNotificationParams.schema.json"}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7546,8 +7516,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate150(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate145(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 }
@@ -7562,16 +7532,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate154.errors = vErrors;
+validate149.errors = vErrors;
 return errors === 0;
 }
 
-export const ClientRequest = fastFirst(fast338, validate156);
+export const ClientRequest = fastFirst(fast340, validate151);
 const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientRequest.schema.json","anyOf":[{"$ref":"DiscoverRequest.schema.json"},{"$ref":"ListResourcesRequest.schema.json"},{"$ref":"ListResourceTemplatesRequest.schema.json"},{"$ref":"ReadResourceRequest.schema.json"},{"$ref":"SubscriptionsListenRequest.schema.json"},{"$ref":"ListPromptsRequest.schema.json"},{"$ref":"GetPromptRequest.schema.json"},{"$ref":"ListToolsRequest.schema.json"},{"$ref":"CallToolRequest.schema.json"},{"$ref":"CompleteRequest.schema.json"}]};
 const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"server/discover","type":"string"},"params":{"$ref":"RequestParams.schema.json"}}};
 const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json","type":"object","required":["_meta"],"properties":{"_meta":{"$ref":"RequestMetaObject.schema.json"}}};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7603,12 +7573,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate158.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7756,8 +7726,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+if(!(validate153(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 }
@@ -7772,14 +7742,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate157.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
 
 const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json","type":"object","required":["_meta"],"properties":{"_meta":{"$ref":"RequestMetaObject.schema.json"},"cursor":{"type":"string"}}};
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7823,12 +7793,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate163.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7976,8 +7946,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -7992,13 +7962,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate162.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
 
 const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/templates/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8146,8 +8116,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -8162,14 +8132,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate167.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
 
 const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"resources/read"},"params":{"$ref":"ReadResourceRequestParams.schema.json"}}};
 const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json","type":"object","required":["_meta","uri"],"properties":{"_meta":{"$ref":"RequestMetaObject.schema.json"},"inputResponses":{"$ref":"InputResponses.schema.json"},"requestState":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8254,12 +8224,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate171.errors = vErrors;
+validate166.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8407,8 +8377,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate171(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate166(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
 errors = vErrors.length;
 }
 }
@@ -8423,7 +8393,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate170.errors = vErrors;
+validate165.errors = vErrors;
 return errors === 0;
 }
 
@@ -8431,7 +8401,7 @@ const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json","type":"object","required":["_meta","notifications"],"properties":{"_meta":{"$ref":"RequestMetaObject.schema.json"},"notifications":{"$ref":"SubscriptionFilter.schema.json"}}};
 const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionFilter.schema.json","type":"object","properties":{"promptsListChanged":{"type":"boolean"},"resourceSubscriptions":{"items":{"type":"string"},"type":"array"},"resourcesListChanged":{"type":"boolean"},"toolsListChanged":{"type":"boolean"}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8552,12 +8522,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate177.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8705,8 +8675,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate177(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate172(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 }
@@ -8721,13 +8691,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate176.errors = vErrors;
+validate171.errors = vErrors;
 return errors === 0;
 }
 
 const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"prompts/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8875,8 +8845,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -8891,14 +8861,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate181.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
 
 const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"prompts/get"},"params":{"$ref":"GetPromptRequestParams.schema.json"}}};
 const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json","type":"object","required":["_meta","name"],"properties":{"_meta":{"$ref":"RequestMetaObject.schema.json"},"arguments":{"type":"object","additionalProperties":{"type":"string"}},"inputResponses":{"$ref":"InputResponses.schema.json"},"name":{"type":"string"},"requestState":{"type":"string"}}};
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8997,12 +8967,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate185.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9150,8 +9120,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate185(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate180(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
 }
@@ -9166,13 +9136,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate184.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
 
 const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"tools/list"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9320,8 +9290,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -9336,7 +9306,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate190.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
 
@@ -9346,7 +9316,7 @@ const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id
 const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplateReference.schema.json","type":"object","required":["type","uri"],"properties":{"type":{"type":"string","const":"ref/resource"},"uri":{"type":"string","format":"uri-template"}}};
 const formats28 = /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -9867,12 +9837,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate195.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10020,8 +9990,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate195(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate190(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
 }
@@ -10036,12 +10006,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate194.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10081,50 +10051,50 @@ pick0 = 9;
 }
 }
 if(pick0 === 0){
+if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 1){
 if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 }
-else if(pick0 === 1){
+else if(pick0 === 2){
 if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 }
-else if(pick0 === 2){
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
-errors = vErrors.length;
-}
-}
 else if(pick0 === 3){
-if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 4){
+if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 5){
 if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 }
-else if(pick0 === 5){
-if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
-errors = vErrors.length;
-}
-}
 else if(pick0 === 6){
-if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 7){
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 }
@@ -10135,72 +10105,72 @@ errors = vErrors.length;
 }
 }
 else if(pick0 === 9){
-if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
+if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs11 = errors;
-if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs12 = errors;
-if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+if(!(validate157(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs13 = errors;
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs14 = errors;
-if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate165(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs15 = errors;
-if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs16 = errors;
-if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
+if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs17 = errors;
-if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs17 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs18 = errors;
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
@@ -10215,8 +10185,8 @@ var _valid0 = _errs19 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs20 = errors;
-if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
+if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs20 === errors;
@@ -10252,15 +10222,15 @@ vErrors = null;
 }
 }
 }
-validate156.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
 
-export const ClientResult = fastFirst(fast427, validate209);
+export const ClientResult = fastFirst(fast429, validate204);
 const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ClientResult.schema.json","$ref":"Result.schema.json"};
 const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Result.schema.json","type":"object","required":["resultType"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"resultType":{"type":"string"}},"additionalProperties":{}};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Result.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10304,31 +10274,31 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ClientResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate205(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
-validate209.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
 
-export const CompleteRequest = fastFirst(fast405, validate194);
+export const CompleteRequest = fastFirst(fast407, validate189);
 
-export const CompleteRequestParams = fastFirst(fast410, validate195);
+export const CompleteRequestParams = fastFirst(fast412, validate190);
 
-export const CompleteResult = fastFirst(fast432, validate213);
+export const CompleteResult = fastFirst(fast434, validate208);
 const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResult.schema.json","type":"object","required":["completion","resultType"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"completion":{"type":"object","required":["values"],"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"type":"array","items":{"type":"string"},"maxItems":100}}},"resultType":{"type":"string"}}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10470,14 +10440,14 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate213.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
 
-export const CompleteResultResponse = fastFirst(fast440, validate215);
+export const CompleteResultResponse = fastFirst(fast442, validate210);
 const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"CompleteResult.schema.json"}}};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/CompleteResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10592,8 +10562,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate213(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+if(!(validate208(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
 }
@@ -10608,22 +10578,22 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate215.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
 
 export const ContentBlock = fastFirst(fast114, validate62);
 
-export const CreateMessageRequest = fastFirst(fast180, validate114);
+export const CreateMessageRequest = fastFirst(fast182, validate109);
 
-export const CreateMessageRequestParams = fastFirst(fast183, validate115);
+export const CreateMessageRequestParams = fastFirst(fast185, validate110);
 
 export const CreateMessageResult = fastFirst(fast89, validate51);
 
-export const Cursor = fastFirst(fast444, validate217);
+export const Cursor = fastFirst(fast446, validate212);
 const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Cursor.schema.json","type":"string"};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Cursor.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10637,17 +10607,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate217.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
 
-export const DiscoverRequest = fastFirst(fast339, validate157);
+export const DiscoverRequest = fastFirst(fast341, validate152);
 
-export const DiscoverResult = fastFirst(fast445, validate218);
+export const DiscoverResult = fastFirst(fast447, validate213);
 const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResult.schema.json","type":"object","required":["cacheScope","capabilities","resultType","supportedVersions","ttlMs"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"cacheScope":{"enum":["private","public"],"type":"string"},"capabilities":{"$ref":"ServerCapabilities.schema.json"},"instructions":{"type":"string"},"resultType":{"type":"string"},"supportedVersions":{"items":{"type":"string"},"type":"array"},"ttlMs":{"minimum":0,"type":"integer"}}};
 const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerCapabilities.schema.json","type":"object","properties":{"completions":{"$ref":"JSONObject.schema.json"},"experimental":{"type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"extensions":{"type":"object","additionalProperties":{"$ref":"JSONObject.schema.json"}},"logging":{"deprecated":true,"$ref":"JSONObject.schema.json"},"prompts":{"type":"object","properties":{"listChanged":{"type":"boolean"}}},"resources":{"type":"object","properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}}},"tools":{"type":"object","properties":{"listChanged":{"type":"boolean"}}}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerCapabilities.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10810,12 +10780,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate220.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -10900,8 +10870,8 @@ errors++;
 }
 }
 if(data.capabilities !== undefined){
-if(!(validate220(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
+if(!(validate215(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 }
@@ -10993,14 +10963,14 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate218.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
 
-export const DiscoverResultResponse = fastFirst(fast468, validate226);
+export const DiscoverResultResponse = fastFirst(fast470, validate221);
 const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"DiscoverResult.schema.json"}}};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/DiscoverResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11115,8 +11085,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate218(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate213(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 }
@@ -11131,19 +11101,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate226.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
 
-export const ElicitRequest = fastFirst(fast238, validate133);
+export const ElicitRequest = fastFirst(fast240, validate128);
 
-export const ElicitRequestFormParams = fastFirst(fast242, validate135);
+export const ElicitRequestFormParams = fastFirst(fast244, validate130);
 
-export const ElicitRequestParams = fastFirst(fast241, validate134);
+export const ElicitRequestParams = fastFirst(fast243, validate129);
 
-export const ElicitRequestURLParams = fastFirst(fast318, validate228);
+export const ElicitRequestURLParams = fastFirst(fast320, validate223);
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitRequestURLParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11249,13 +11219,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate228.errors = vErrors;
+validate223.errors = vErrors;
 return errors === 0;
 }
 
-export const ElicitResult = fastFirst(fast154, validate229);
+export const ElicitResult = fastFirst(fast156, validate224);
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ElicitResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -11446,31 +11416,31 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate229.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
 
-export const EmbeddedResource = fastFirst(fast127, validate69);
+export const EmbeddedResource = fastFirst(fast128, validate65);
 
-export const EmptyResult = fastFirst(fast472, validate230);
+export const EmptyResult = fastFirst(fast474, validate225);
 const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EmptyResult.schema.json","$ref":"Result.schema.json"};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EmptyResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate205(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
-validate230.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
 
-export const EnumSchema = fastFirst(fast473, validate232);
+export const EnumSchema = fastFirst(fast475, validate227);
 const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/EnumSchema.schema.json","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"},{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"},{"$ref":"LegacyTitledEnumSchema.schema.json"}]};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/EnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12404,14 +12374,14 @@ vErrors = null;
 }
 }
 }
-validate232.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
 
-export const Error = fastFirst(fast474, validate233);
+export const Error = fastFirst(fast476, validate228);
 const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Error.schema.json","type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}}};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Error.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12472,19 +12442,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate233.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
 
-export const GetPromptRequest = fastFirst(fast388, validate184);
+export const GetPromptRequest = fastFirst(fast390, validate179);
 
-export const GetPromptRequestParams = fastFirst(fast393, validate185);
+export const GetPromptRequestParams = fastFirst(fast395, validate180);
 
-export const GetPromptResult = fastFirst(fast478, validate234);
+export const GetPromptResult = fastFirst(fast480, validate229);
 const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json","type":"object","required":["messages","resultType"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"description":{"type":"string"},"messages":{"type":"array","items":{"$ref":"PromptMessage.schema.json"}},"resultType":{"type":"string"}}};
 const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptMessage.schema.json","type":"object","required":["content","role"],"properties":{"content":{"$ref":"ContentBlock.schema.json"},"role":{"$ref":"Role.schema.json"}}};
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12549,12 +12519,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate236.errors = vErrors;
+validate231.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12602,8 +12572,8 @@ let data2 = data.messages;
 if(Array.isArray(data2)){
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate236(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+if(!(validate231(data2[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
 errors = vErrors.length;
 }
 }
@@ -12642,14 +12612,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate234.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
 
-export const GetPromptResultResponse = fastFirst(fast487, validate239);
+export const GetPromptResultResponse = fastFirst(fast489, validate234);
 const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"GetPromptResult.schema.json"}]}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -12768,16 +12738,16 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate105(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate234(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate229(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
@@ -12816,14 +12786,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate239.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
 
-export const HeaderMismatchError = fastFirst(fast491, validate242);
+export const HeaderMismatchError = fastFirst(fast493, validate237);
 const schema175 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/HeaderMismatchError.schema.json","type":"object","required":["error","jsonrpc"],"properties":{"error":{"allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}}},{"properties":{"code":{"const":-32020,"type":"integer"}},"required":["code"],"type":"object"}]},"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/HeaderMismatchError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13043,13 +13013,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate242.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
 
-export const Icon = fastFirst(fast36, validate243);
+export const Icon = fastFirst(fast36, validate238);
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Icon.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13163,14 +13133,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate243.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
 
-export const Icons = fastFirst(fast499, validate244);
+export const Icons = fastFirst(fast501, validate239);
 const schema178 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Icons.schema.json","type":"object","properties":{"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}}}};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Icons.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13315,7 +13285,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate244.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
 
@@ -13323,18 +13293,18 @@ export const ImageContent = fastFirst(fast97, validate55);
 
 export const Implementation = fastFirst(fast32, validate28);
 
-export const InputRequest = fastFirst(fast179, validate113);
+export const InputRequest = fastFirst(fast181, validate108);
 
-export const InputRequests = fastFirst(fast177, validate112);
+export const InputRequests = fastFirst(fast179, validate107);
 
-export const InputRequiredResult = fastFirst(fast174, validate110);
+export const InputRequiredResult = fastFirst(fast176, validate105);
 
 export const InputResponse = fastFirst(fast88, validate50);
 
-export const InputResponseRequestParams = fastFirst(fast502, validate245);
+export const InputResponseRequestParams = fastFirst(fast504, validate240);
 const schema180 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InputResponseRequestParams.schema.json","type":"object","required":["_meta"],"properties":{"_meta":{"$ref":"RequestMetaObject.schema.json"},"inputResponses":{"$ref":"InputResponses.schema.json"},"requestState":{"type":"string"}}};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponseRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13384,16 +13354,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate245.errors = vErrors;
+validate240.errors = vErrors;
 return errors === 0;
 }
 
 export const InputResponses = fastFirst(fast86, validate49);
 
-export const InternalError = fastFirst(fast506, validate248);
+export const InternalError = fastFirst(fast508, validate243);
 const schema181 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InternalError.schema.json","type":"object","required":["code","message"],"properties":{"code":{"const":-32603,"type":"integer"},"data":{},"message":{"type":"string"}}};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InternalError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13464,14 +13434,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate248.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
 
-export const InvalidParamsError = fastFirst(fast510, validate249);
+export const InvalidParamsError = fastFirst(fast512, validate244);
 const schema182 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidParamsError.schema.json","type":"object","required":["code","message"],"properties":{"code":{"const":-32602,"type":"integer"},"data":{},"message":{"type":"string"}}};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InvalidParamsError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13542,14 +13512,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate249.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
 
-export const InvalidRequestError = fastFirst(fast514, validate250);
+export const InvalidRequestError = fastFirst(fast516, validate245);
 const schema183 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/InvalidRequestError.schema.json","type":"object","required":["code","message"],"properties":{"code":{"const":-32600,"type":"integer"},"data":{},"message":{"type":"string"}}};
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InvalidRequestError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13620,7 +13590,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate250.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
 
@@ -13628,10 +13598,10 @@ export const JSONArray = fastFirst(fast65, validate37);
 
 export const JSONObject = fastFirst(fast62, validate35);
 
-export const JSONRPCErrorResponse = fastFirst(fast518, validate251);
+export const JSONRPCErrorResponse = fastFirst(fast520, validate246);
 const schema184 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCErrorResponse.schema.json","type":"object","required":["error","jsonrpc"],"properties":{"error":{"$ref":"Error.schema.json"},"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCErrorResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13806,16 +13776,16 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate251.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCMessage = fastFirst(fast522, validate252);
+export const JSONRPCMessage = fastFirst(fast524, validate247);
 const schema187 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCMessage.schema.json","anyOf":[{"$ref":"JSONRPCRequest.schema.json"},{"$ref":"JSONRPCNotification.schema.json"},{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 const schema190 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 const schema188 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json","type":"object","required":["id","jsonrpc","method"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -13967,13 +13937,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate253.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
 
 const schema191 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"result":{"$ref":"Result.schema.json"}}};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14088,8 +14058,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate210(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate205(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 }
@@ -14104,20 +14074,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate255.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCMessage.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate253(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate248(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14210,16 +14180,16 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs12 = errors;
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs13 = errors;
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -14248,13 +14218,13 @@ vErrors = null;
 }
 }
 }
-validate252.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCNotification = fastFirst(fast529, validate259);
+export const JSONRPCNotification = fastFirst(fast531, validate254);
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14340,16 +14310,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate259.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCRequest = fastFirst(fast523, validate253);
+export const JSONRPCRequest = fastFirst(fast525, validate248);
 
-export const JSONRPCResponse = fastFirst(fast538, validate260);
+export const JSONRPCResponse = fastFirst(fast540, validate255);
 const schema194 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResponse.schema.json","anyOf":[{"$ref":"JSONRPCResultResponse.schema.json"},{"$ref":"JSONRPCErrorResponse.schema.json"}]};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/JSONRPCResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14364,30 +14334,30 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -14415,17 +14385,17 @@ vErrors = null;
 }
 }
 }
-validate260.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
 
-export const JSONRPCResultResponse = fastFirst(fast534, validate255);
+export const JSONRPCResultResponse = fastFirst(fast536, validate250);
 
 export const JSONValue = fastFirst(fast64, validate36);
 
-export const LegacyTitledEnumSchema = fastFirst(fast306, validate265);
+export const LegacyTitledEnumSchema = fastFirst(fast308, validate260);
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LegacyTitledEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14576,18 +14546,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate265.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
 
-export const ListPromptsRequest = fastFirst(fast383, validate181);
+export const ListPromptsRequest = fastFirst(fast385, validate176);
 
-export const ListPromptsResult = fastFirst(fast539, validate266);
+export const ListPromptsResult = fastFirst(fast541, validate261);
 const schema196 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResult.schema.json","type":"object","required":["cacheScope","prompts","resultType","ttlMs"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"cacheScope":{"type":"string","enum":["private","public"]},"nextCursor":{"type":"string"},"prompts":{"type":"array","items":{"$ref":"Prompt.schema.json"}},"resultType":{"type":"string"},"ttlMs":{"type":"integer","minimum":0}}};
 const schema197 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Prompt.schema.json","type":"object","required":["name"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"arguments":{"type":"array","items":{"$ref":"PromptArgument.schema.json"}},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"name":{"type":"string"},"title":{"type":"string"}}};
 const schema199 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptArgument.schema.json","type":"object","required":["name"],"properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}}};
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Prompt.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14880,12 +14850,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate268.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -14976,8 +14946,8 @@ let data3 = data.prompts;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate268(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+if(!(validate263(data3[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 }
@@ -15041,14 +15011,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate266.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
 
-export const ListPromptsResultResponse = fastFirst(fast561, validate270);
+export const ListPromptsResultResponse = fastFirst(fast563, validate265);
 const schema201 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListPromptsResult.schema.json"}}};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListPromptsResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15163,8 +15133,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate266(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate261(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
 errors = vErrors.length;
 }
 }
@@ -15179,17 +15149,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate270.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
 
-export const ListResourceTemplatesRequest = fastFirst(fast354, validate167);
+export const ListResourceTemplatesRequest = fastFirst(fast356, validate162);
 
-export const ListResourceTemplatesResult = fastFirst(fast565, validate272);
+export const ListResourceTemplatesResult = fastFirst(fast567, validate267);
 const schema203 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResult.schema.json","type":"object","required":["cacheScope","resourceTemplates","resultType","ttlMs"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"cacheScope":{"type":"string","enum":["private","public"]},"nextCursor":{"type":"string"},"resourceTemplates":{"type":"array","items":{"$ref":"ResourceTemplate.schema.json"}},"resultType":{"type":"string"},"ttlMs":{"type":"integer","minimum":0}}};
 const schema204 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplate.schema.json","type":"object","required":["name","uriTemplate"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"annotations":{"$ref":"Annotations.schema.json"},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string","format":"uri-template"}}};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplate.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15446,12 +15416,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate274.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15542,8 +15512,8 @@ let data3 = data.resourceTemplates;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate274(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+if(!(validate269(data3[i0], {instancePath:instancePath+"/resourceTemplates/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
 }
@@ -15607,14 +15577,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate272.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
 
-export const ListResourceTemplatesResultResponse = fastFirst(fast583, validate277);
+export const ListResourceTemplatesResultResponse = fastFirst(fast585, validate272);
 const schema207 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListResourceTemplatesResult.schema.json"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourceTemplatesResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -15729,8 +15699,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate272(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate267(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
 errors = vErrors.length;
 }
 }
@@ -15745,17 +15715,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate277.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
 
-export const ListResourcesRequest = fastFirst(fast346, validate162);
+export const ListResourcesRequest = fastFirst(fast348, validate157);
 
-export const ListResourcesResult = fastFirst(fast587, validate279);
+export const ListResourcesResult = fastFirst(fast589, validate274);
 const schema209 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResult.schema.json","type":"object","required":["cacheScope","resources","resultType","ttlMs"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"cacheScope":{"type":"string","enum":["private","public"]},"nextCursor":{"type":"string"},"resources":{"type":"array","items":{"$ref":"Resource.schema.json"}},"resultType":{"type":"string"},"ttlMs":{"type":"integer","minimum":0}}};
 const schema210 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Resource.schema.json","type":"object","required":["name","uri"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"annotations":{"$ref":"Annotations.schema.json"},"description":{"type":"string"},"icons":{"type":"array","items":{"$ref":"Icon.schema.json"}},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Resource.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16025,12 +15995,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate281.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16121,8 +16091,8 @@ let data3 = data.resources;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate281(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+if(!(validate276(data3[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
 }
@@ -16186,14 +16156,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate279.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
 
-export const ListResourcesResultResponse = fastFirst(fast606, validate284);
+export const ListResourcesResultResponse = fastFirst(fast608, validate279);
 const schema213 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListResourcesResult.schema.json"}}};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListResourcesResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16308,8 +16278,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate279(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate274(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 }
@@ -16324,20 +16294,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate284.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
 
-export const ListRootsRequest = fastFirst(fast234, validate131);
+export const ListRootsRequest = fastFirst(fast236, validate126);
 
-export const ListRootsResult = fastFirst(fast147, validate97);
+export const ListRootsResult = fastFirst(fast149, validate92);
 
-export const ListToolsRequest = fastFirst(fast400, validate190);
+export const ListToolsRequest = fastFirst(fast402, validate185);
 
-export const ListToolsResult = fastFirst(fast610, validate286);
+export const ListToolsResult = fastFirst(fast612, validate281);
 const schema215 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResult.schema.json","type":"object","required":["cacheScope","resultType","tools","ttlMs"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"cacheScope":{"type":"string","enum":["private","public"]},"nextCursor":{"type":"string"},"resultType":{"type":"string"},"tools":{"type":"array","items":{"$ref":"Tool.schema.json"}},"ttlMs":{"type":"integer","minimum":0}}};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16440,8 +16410,8 @@ let data4 = data.tools;
 if(Array.isArray(data4)){
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate127(data4[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate122(data4[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
 }
@@ -16493,14 +16463,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate286.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
 
-export const ListToolsResultResponse = fastFirst(fast618, validate289);
+export const ListToolsResultResponse = fastFirst(fast620, validate284);
 const schema216 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"ListToolsResult.schema.json"}}};
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ListToolsResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16615,8 +16585,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate286(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
+if(!(validate281(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
 errors = vErrors.length;
 }
 }
@@ -16631,13 +16601,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate289.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
-export const LoggingLevel = fastFirst(fast79, validate291);
+export const LoggingLevel = fastFirst(fast79, validate286);
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingLevel.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16661,15 +16631,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate291.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
 
-export const LoggingMessageNotification = fastFirst(fast622, validate292);
+export const LoggingMessageNotification = fastFirst(fast624, validate287);
 const schema219 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/message"},"params":{"$ref":"LoggingMessageNotificationParams.schema.json"}}};
 const schema220 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotificationParams.schema.json","deprecated":true,"type":"object","required":["data","level"],"properties":{"_meta":{"$ref":"NotificationMetaObject.schema.json"},"data":{},"level":{"$ref":"LoggingLevel.schema.json"},"logger":{"type":"string"}}};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16695,8 +16665,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate146(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
 }
@@ -16746,12 +16716,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate293.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/LoggingMessageNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16833,8 +16803,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate293(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+if(!(validate288(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
 errors = vErrors.length;
 }
 }
@@ -16849,15 +16819,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate292.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
 
-export const LoggingMessageNotificationParams = fastFirst(fast626, validate293);
+export const LoggingMessageNotificationParams = fastFirst(fast628, validate288);
 
-export const MetaObject = fastFirst(fast8, validate296);
+export const MetaObject = fastFirst(fast8, validate291);
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16871,14 +16841,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate296.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
 
-export const MethodNotFoundError = fastFirst(fast631, validate297);
+export const MethodNotFoundError = fastFirst(fast633, validate292);
 const schema223 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MethodNotFoundError.schema.json","type":"object","required":["code","message"],"properties":{"code":{"const":-32601,"type":"integer"},"data":{},"message":{"type":"string"}}};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MethodNotFoundError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -16949,14 +16919,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate297.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
 
-export const MissingRequiredClientCapabilityError = fastFirst(fast635, validate298);
+export const MissingRequiredClientCapabilityError = fastFirst(fast637, validate293);
 const schema224 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MissingRequiredClientCapabilityError.schema.json","type":"object","required":["error","jsonrpc"],"properties":{"error":{"allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}}},{"properties":{"code":{"const":-32021,"type":"integer"},"data":{"properties":{"requiredCapabilities":{"$ref":"ClientCapabilities.schema.json"}},"required":["requiredCapabilities"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MissingRequiredClientCapabilityError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17217,13 +17187,13 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate298.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
 
-export const ModelHint = fastFirst(fast200, validate300);
+export const ModelHint = fastFirst(fast202, validate295);
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ModelHint.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17251,16 +17221,16 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate300.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
 
-export const ModelPreferences = fastFirst(fast196, validate125);
+export const ModelPreferences = fastFirst(fast198, validate120);
 
-export const MultiSelectEnumSchema = fastFirst(fast645, validate301);
+export const MultiSelectEnumSchema = fastFirst(fast647, validate296);
 const schema227 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/MultiSelectEnumSchema.schema.json","anyOf":[{"$ref":"UntitledMultiSelectEnumSchema.schema.json"},{"$ref":"TitledMultiSelectEnumSchema.schema.json"}]};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/MultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17747,14 +17717,14 @@ vErrors = null;
 }
 }
 }
-validate301.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
 
-export const Notification = fastFirst(fast646, validate302);
+export const Notification = fastFirst(fast648, validate297);
 const schema230 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Notification.schema.json","type":"object","required":["method"],"properties":{"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Notification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17807,23 +17777,23 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate302.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
 
-export const NotificationMetaObject = fastFirst(fast330, validate151);
+export const NotificationMetaObject = fastFirst(fast332, validate146);
 
-export const NotificationParams = fastFirst(fast650, validate303);
+export const NotificationParams = fastFirst(fast652, validate298);
 const schema231 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/NotificationParams.schema.json","type":"object","properties":{"_meta":{"$ref":"NotificationMetaObject.schema.json"}}};
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate146(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
 }
@@ -17838,13 +17808,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate303.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
 
-export const NumberSchema = fastFirst(fast258, validate305);
+export const NumberSchema = fastFirst(fast260, validate300);
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NumberSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -17956,14 +17926,14 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate305.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
 
-export const PaginatedRequest = fastFirst(fast652, validate306);
+export const PaginatedRequest = fastFirst(fast654, validate301);
 const schema233 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequest.schema.json","type":"object","required":["id","jsonrpc","method","params"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string"},"params":{"$ref":"PaginatedRequestParams.schema.json"}}};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequest.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18100,8 +18070,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate163(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate158(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -18116,16 +18086,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate306.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
 
-export const PaginatedRequestParams = fastFirst(fast351, validate163);
+export const PaginatedRequestParams = fastFirst(fast353, validate158);
 
-export const PaginatedResult = fastFirst(fast657, validate308);
+export const PaginatedResult = fastFirst(fast659, validate303);
 const schema235 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedResult.schema.json","type":"object","required":["resultType"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"nextCursor":{"type":"string"},"resultType":{"type":"string"}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18181,14 +18151,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate308.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
 
-export const ParseError = fastFirst(fast661, validate310);
+export const ParseError = fastFirst(fast663, validate305);
 const schema236 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ParseError.schema.json","type":"object","required":["code","message"],"properties":{"code":{"const":-32700,"type":"integer"},"data":{},"message":{"type":"string"}}};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ParseError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18259,17 +18229,17 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate310.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
 
-export const PrimitiveSchemaDefinition = fastFirst(fast249, validate136);
+export const PrimitiveSchemaDefinition = fastFirst(fast251, validate131);
 
-export const ProgressNotification = fastFirst(fast665, validate311);
+export const ProgressNotification = fastFirst(fast667, validate306);
 const schema237 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/progress"},"params":{"$ref":"ProgressNotificationParams.schema.json"}}};
 const schema238 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotificationParams.schema.json","type":"object","required":["progress","progressToken"],"properties":{"_meta":{"$ref":"NotificationMetaObject.schema.json"},"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken.schema.json"},"total":{"type":"number"}}};
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18295,8 +18265,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate146(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
 }
@@ -18405,12 +18375,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate312.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18492,8 +18462,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate312(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
+if(!(validate307(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
 errors = vErrors.length;
 }
 }
@@ -18508,15 +18478,15 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate311.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
 
-export const ProgressNotificationParams = fastFirst(fast669, validate312);
+export const ProgressNotificationParams = fastFirst(fast671, validate307);
 
-export const ProgressToken = fastFirst(fast82, validate315);
+export const ProgressToken = fastFirst(fast82, validate310);
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ProgressToken.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18573,15 +18543,15 @@ vErrors = null;
 }
 }
 }
-validate315.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
 
-export const Prompt = fastFirst(fast545, validate268);
+export const Prompt = fastFirst(fast547, validate263);
 
-export const PromptArgument = fastFirst(fast549, validate316);
+export const PromptArgument = fastFirst(fast551, validate311);
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptArgument.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18655,14 +18625,14 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate316.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
 
-export const PromptListChangedNotification = fastFirst(fast675, validate317);
+export const PromptListChangedNotification = fastFirst(fast677, validate312);
 const schema242 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/PromptListChangedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/prompts/list_changed"},"params":{"$ref":"NotificationParams.schema.json"}}};
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18734,8 +18704,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
+if(!(validate298(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
 }
@@ -18750,15 +18720,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate317.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
 
-export const PromptMessage = fastFirst(fast483, validate236);
+export const PromptMessage = fastFirst(fast485, validate231);
 
-export const PromptReference = fastFirst(fast419, validate319);
+export const PromptReference = fastFirst(fast421, validate314);
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/PromptReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18841,18 +18811,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate319.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
 
-export const ReadResourceRequest = fastFirst(fast359, validate170);
+export const ReadResourceRequest = fastFirst(fast361, validate165);
 
-export const ReadResourceRequestParams = fastFirst(fast364, validate171);
+export const ReadResourceRequestParams = fastFirst(fast366, validate166);
 
-export const ReadResourceResult = fastFirst(fast679, validate320);
+export const ReadResourceResult = fastFirst(fast681, validate315);
 const schema244 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json","type":"object","required":["cacheScope","contents","resultType","ttlMs"],"properties":{"_meta":{"$ref":"ResultMetaObject.schema.json"},"cacheScope":{"type":"string","enum":["private","public"]},"contents":{"type":"array","items":{"anyOf":[{"$ref":"TextResourceContents.schema.json"},{"$ref":"BlobResourceContents.schema.json"}]}},"resultType":{"type":"string"},"ttlMs":{"type":"integer","minimum":0}}};
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -18943,8 +18913,8 @@ pick0 = pick0 === -1 ? 1 : -2;
 }
 }
 if(pick0 === 0){
-if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+if(!(validate67(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
@@ -18957,8 +18927,8 @@ errors = vErrors.length;
 else {
 let valid4 = false;
 const _errs10 = errors;
-if(!(validate71(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+if(!(validate67(data3, {instancePath:instancePath+"/contents/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -19055,14 +19025,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate320.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
 
-export const ReadResourceResultResponse = fastFirst(fast686, validate326);
+export const ReadResourceResultResponse = fastFirst(fast688, validate321);
 const schema245 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"anyOf":[{"$ref":"InputRequiredResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"}]}}};
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19181,16 +19151,16 @@ let data2 = data.result;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate110(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate105(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate320(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
+if(!(validate315(data2, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs13 === errors;
@@ -19229,14 +19199,14 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate326.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
 
-export const Request = fastFirst(fast690, validate329);
+export const Request = fastFirst(fast692, validate324);
 const schema247 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/Request.schema.json","type":"object","required":["method"],"properties":{"method":{"type":"string"},"params":{"type":"object","additionalProperties":{}}}};
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Request.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19289,13 +19259,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate329.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestId = fastFirst(fast51, validate330);
+export const RequestId = fastFirst(fast51, validate325);
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestId.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19352,20 +19322,20 @@ vErrors = null;
 }
 }
 }
-validate330.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
 
 export const RequestMetaObject = fastFirst(fast57, validate33);
 
-export const RequestParams = fastFirst(fast344, validate158);
+export const RequestParams = fastFirst(fast346, validate153);
 
-export const Resource = fastFirst(fast593, validate281);
+export const Resource = fastFirst(fast595, validate276);
 
-export const ResourceContents = fastFirst(fast694, validate331);
+export const ResourceContents = fastFirst(fast696, validate326);
 const schema249 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceContents.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"$ref":"MetaObject.schema.json"},"mimeType":{"type":"string"},"uri":{"type":"string","format":"uri"}}};
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceContents.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19441,16 +19411,16 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate331.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceLink = fastFirst(fast115, validate66);
+export const ResourceLink = fastFirst(fast116, validate63);
 
-export const ResourceListChangedNotification = fastFirst(fast698, validate332);
+export const ResourceListChangedNotification = fastFirst(fast700, validate327);
 const schema251 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceListChangedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/resources/list_changed"},"params":{"$ref":"NotificationParams.schema.json"}}};
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19522,8 +19492,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
+if(!(validate298(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
 }
@@ -19538,14 +19508,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate332.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceRequestParams = fastFirst(fast702, validate334);
+export const ResourceRequestParams = fastFirst(fast704, validate329);
 const schema252 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceRequestParams.schema.json","type":"object","required":["_meta","uri"],"properties":{"_meta":{"$ref":"RequestMetaObject.schema.json"},"uri":{"type":"string","format":"uri"}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceRequestParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19612,15 +19582,15 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate334.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceTemplate = fastFirst(fast571, validate274);
+export const ResourceTemplate = fastFirst(fast573, validate269);
 
-export const ResourceTemplateReference = fastFirst(fast423, validate336);
+export const ResourceTemplateReference = fastFirst(fast425, validate331);
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceTemplateReference.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19704,15 +19674,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate336.errors = vErrors;
+validate331.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceUpdatedNotification = fastFirst(fast705, validate337);
+export const ResourceUpdatedNotification = fastFirst(fast707, validate332);
 const schema254 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/resources/updated"},"params":{"$ref":"ResourceUpdatedNotificationParams.schema.json"}}};
 const schema255 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotificationParams.schema.json","type":"object","required":["uri"],"properties":{"_meta":{"$ref":"NotificationMetaObject.schema.json"},"uri":{"type":"string","format":"uri"}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19728,8 +19698,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate146(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
 }
@@ -19769,12 +19739,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate338.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResourceUpdatedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19856,8 +19826,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate338(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
+if(!(validate333(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
 }
@@ -19872,20 +19842,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate337.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceUpdatedNotificationParams = fastFirst(fast709, validate338);
+export const ResourceUpdatedNotificationParams = fastFirst(fast711, validate333);
 
-export const Result = fastFirst(fast428, validate210);
+export const Result = fastFirst(fast430, validate205);
 
 export const ResultMetaObject = fastFirst(fast30, validate27);
 
-export const ResultType = fastFirst(fast712, validate341);
+export const ResultType = fastFirst(fast714, validate336);
 const schema256 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ResultType.schema.json","type":"string"};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ResultType.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19899,13 +19869,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate341.errors = vErrors;
+validate336.errors = vErrors;
 return errors === 0;
 }
 
-export const Role = fastFirst(fast3, validate342);
+export const Role = fastFirst(fast3, validate337);
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/Role.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19929,24 +19899,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate342.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
 
-export const Root = fastFirst(fast150, validate98);
+export const Root = fastFirst(fast152, validate93);
 
-export const SamplingMessage = fastFirst(fast188, validate116);
+export const SamplingMessage = fastFirst(fast190, validate111);
 
-export const SamplingMessageContentBlock = fastFirst(fast143, validate84);
+export const SamplingMessageContentBlock = fastFirst(fast145, validate79);
 
-export const ServerCapabilities = fastFirst(fast449, validate220);
+export const ServerCapabilities = fastFirst(fast451, validate215);
 
-export const ServerNotification = fastFirst(fast713, validate343);
+export const ServerNotification = fastFirst(fast715, validate338);
 const schema258 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerNotification.schema.json","anyOf":[{"$ref":"CancelledNotification.schema.json"},{"$ref":"ProgressNotification.schema.json"},{"$ref":"ResourceListChangedNotification.schema.json"},{"$ref":"SubscriptionsAcknowledgedNotification.schema.json"},{"$ref":"ResourceUpdatedNotification.schema.json"},{"$ref":"PromptListChangedNotification.schema.json"},{"$ref":"ToolListChangedNotification.schema.json"},{"$ref":"LoggingMessageNotification.schema.json"}]};
 const schema259 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotification.schema.json","type":"object","required":["jsonrpc","method","params"],"properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/subscriptions/acknowledged","type":"string"},"params":{"$ref":"SubscriptionsAcknowledgedNotificationParams.schema.json"}}};
 const schema260 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotificationParams.schema.json","type":"object","required":["notifications"],"properties":{"_meta":{"$ref":"NotificationMetaObject.schema.json"},"notifications":{"$ref":"SubscriptionFilter.schema.json"}}};
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotificationParams.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -19962,8 +19932,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate151(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+if(!(validate146(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
 }
@@ -20057,12 +20027,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate348.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsAcknowledgedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20144,8 +20114,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate348(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
+if(!(validate343(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
 errors = vErrors.length;
 }
 }
@@ -20160,13 +20130,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate347.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
 
 const schema262 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ToolListChangedNotification.schema.json","type":"object","required":["jsonrpc","method"],"properties":{"jsonrpc":{"type":"string","const":"2.0"},"method":{"type":"string","const":"notifications/tools/list_changed"},"params":{"$ref":"NotificationParams.schema.json"}}};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolListChangedNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20238,8 +20208,8 @@ errors++;
 }
 }
 if(data.params !== undefined){
-if(!(validate303(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
-vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
+if(!(validate298(data.params, {instancePath:instancePath+"/params",parentData:data,parentDataProperty:"params",rootData}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
 }
@@ -20254,12 +20224,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate354.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerNotification.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20293,114 +20263,114 @@ pick0 = 7;
 }
 }
 if(pick0 === 0){
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 1){
-if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+if(!(validate306(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 2){
+if(!(validate327(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 3){
+if(!(validate342(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
+errors = vErrors.length;
+}
+}
+else if(pick0 === 4){
 if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 }
-else if(pick0 === 3){
-if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
-errors = vErrors.length;
-}
-}
-else if(pick0 === 4){
-if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
-errors = vErrors.length;
-}
-}
 else if(pick0 === 5){
-if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate312(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 6){
-if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+if(!(validate349(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
 errors = vErrors.length;
 }
 }
 else if(pick0 === 7){
-if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
+if(!(validate287(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
 errors = vErrors.length;
 }
 }
 else {
 let valid1 = false;
 const _errs9 = errors;
-if(!(validate149(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs10 = errors;
-if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+if(!(validate306(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs11 = errors;
-if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
+if(!(validate327(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs12 = errors;
-if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
+if(!(validate342(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs13 = errors;
-if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
+if(!(validate332(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs14 = errors;
-if(!(validate317(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate312(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs15 = errors;
-if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
+if(!(validate349(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs16 = errors;
-if(!(validate292(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
+if(!(validate287(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -20434,16 +20404,16 @@ vErrors = null;
 }
 }
 }
-validate343.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
 
-export const ServerResult = fastFirst(fast725, validate366);
+export const ServerResult = fastFirst(fast727, validate361);
 const schema263 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/ServerResult.schema.json","anyOf":[{"$ref":"Result.schema.json"},{"$ref":"InputRequiredResult.schema.json"},{"$ref":"DiscoverResult.schema.json"},{"$ref":"ListResourcesResult.schema.json"},{"$ref":"ListResourceTemplatesResult.schema.json"},{"$ref":"ReadResourceResult.schema.json"},{"$ref":"SubscriptionsListenResult.schema.json"},{"$ref":"ListPromptsResult.schema.json"},{"$ref":"GetPromptResult.schema.json"},{"$ref":"ListToolsResult.schema.json"},{"$ref":"CallToolResult.schema.json"},{"$ref":"CompleteResult.schema.json"}]};
 const schema264 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResult.schema.json","type":"object","required":["_meta","resultType"],"properties":{"_meta":{"$ref":"SubscriptionsListenResultMetaObject.schema.json"},"resultType":{"type":"string"}}};
 const schema265 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultMetaObject.schema.json","type":"object","required":["io.modelcontextprotocol/subscriptionId"],"properties":{"io.modelcontextprotocol/serverInfo":{"$ref":"Implementation.schema.json"},"io.modelcontextprotocol/subscriptionId":{"$ref":"RequestId.schema.json"}}};
 
-function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20531,12 +20501,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate374.errors = vErrors;
+validate369.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20562,8 +20532,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate374(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate374.errors : vErrors.concat(validate374.errors);
+if(!(validate369(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
 }
@@ -20590,108 +20560,108 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate373.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ServerResult.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate205(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate218(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
+if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate279(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate274(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
-if(!(validate272(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate267(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
-if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
+if(!(validate315(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs7 = errors;
-if(!(validate373(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+if(!(validate368(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs8 = errors;
-if(!(validate266(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate261(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs9 = errors;
-if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate229(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
-if(!(validate286(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
+if(!(validate281(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs12 = errors;
-if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+if(!(validate208(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -20728,14 +20698,14 @@ vErrors = null;
 }
 }
 }
-validate366.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
 
-export const SingleSelectEnumSchema = fastFirst(fast732, validate383);
+export const SingleSelectEnumSchema = fastFirst(fast734, validate378);
 const schema267 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SingleSelectEnumSchema.schema.json","anyOf":[{"$ref":"UntitledSingleSelectEnumSchema.schema.json"},{"$ref":"TitledSingleSelectEnumSchema.schema.json"}]};
 
-function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21355,13 +21325,13 @@ vErrors = null;
 }
 }
 }
-validate383.errors = vErrors;
+validate378.errors = vErrors;
 return errors === 0;
 }
 
-export const StringSchema = fastFirst(fast250, validate384);
+export const StringSchema = fastFirst(fast252, validate379);
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/StringSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21495,13 +21465,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate384.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
-export const SubscriptionFilter = fastFirst(fast377, validate385);
+export const SubscriptionFilter = fastFirst(fast379, validate380);
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionFilter.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21581,26 +21551,26 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate385.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
 
-export const SubscriptionsAcknowledgedNotification = fastFirst(fast714, validate347);
+export const SubscriptionsAcknowledgedNotification = fastFirst(fast716, validate342);
 
-export const SubscriptionsAcknowledgedNotificationParams = fastFirst(fast718, validate348);
+export const SubscriptionsAcknowledgedNotificationParams = fastFirst(fast720, validate343);
 
-export const SubscriptionsListenRequest = fastFirst(fast369, validate176);
+export const SubscriptionsListenRequest = fastFirst(fast371, validate171);
 
-export const SubscriptionsListenRequestParams = fastFirst(fast374, validate177);
+export const SubscriptionsListenRequestParams = fastFirst(fast376, validate172);
 
-export const SubscriptionsListenResult = fastFirst(fast726, validate373);
+export const SubscriptionsListenResult = fastFirst(fast728, validate368);
 
-export const SubscriptionsListenResultMetaObject = fastFirst(fast728, validate374);
+export const SubscriptionsListenResultMetaObject = fastFirst(fast730, validate369);
 
-export const SubscriptionsListenResultResponse = fastFirst(fast733, validate386);
+export const SubscriptionsListenResultResponse = fastFirst(fast735, validate381);
 const schema274 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultResponse.schema.json","type":"object","required":["id","jsonrpc","result"],"properties":{"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"SubscriptionsListenResult.schema.json"}}};
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenResultResponse.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21715,8 +21685,8 @@ errors++;
 }
 }
 if(data.result !== undefined){
-if(!(validate373(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
+if(!(validate368(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
 errors = vErrors.length;
 }
 }
@@ -21731,17 +21701,17 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate386.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
 
 export const TextContent = fastFirst(fast92, validate52);
 
-export const TextResourceContents = fastFirst(fast131, validate71);
+export const TextResourceContents = fastFirst(fast132, validate67);
 
-export const TitledMultiSelectEnumSchema = fastFirst(fast293, validate388);
+export const TitledMultiSelectEnumSchema = fastFirst(fast295, validate383);
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21978,13 +21948,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate388.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
 
-export const TitledSingleSelectEnumSchema = fastFirst(fast272, validate389);
+export const TitledSingleSelectEnumSchema = fastFirst(fast274, validate384);
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/TitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22154,15 +22124,15 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate389.errors = vErrors;
+validate384.errors = vErrors;
 return errors === 0;
 }
 
-export const Tool = fastFirst(fast213, validate127);
+export const Tool = fastFirst(fast215, validate122);
 
-export const ToolAnnotations = fastFirst(fast216, validate390);
+export const ToolAnnotations = fastFirst(fast218, validate385);
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolAnnotations.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22238,13 +22208,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate390.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
 
-export const ToolChoice = fastFirst(fast209, validate391);
+export const ToolChoice = fastFirst(fast211, validate386);
 
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/ToolChoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22283,20 +22253,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate391.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
 
-export const ToolListChangedNotification = fastFirst(fast721, validate354);
+export const ToolListChangedNotification = fastFirst(fast723, validate349);
 
 export const ToolResultContent = fastFirst(fast110, validate61);
 
 export const ToolUseContent = fastFirst(fast103, validate59);
 
-export const UnsupportedProtocolVersionError = fastFirst(fast737, validate392);
+export const UnsupportedProtocolVersionError = fastFirst(fast739, validate387);
 const schema280 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agentproto.dev/schemas/mcp/2026-07-28/UnsupportedProtocolVersionError.schema.json","type":"object","required":["error","jsonrpc"],"properties":{"error":{"allOf":[{"type":"object","required":["code","message"],"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}}},{"properties":{"code":{"const":-32022,"type":"integer"},"data":{"properties":{"requested":{"type":"string"},"supported":{"items":{"type":"string"},"type":"array"}},"required":["requested","supported"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId.schema.json"},"jsonrpc":{"const":"2.0","type":"string"}}};
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UnsupportedProtocolVersionError.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22601,13 +22571,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-validate392.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
 
-export const UntitledMultiSelectEnumSchema = fastFirst(fast281, validate393);
+export const UntitledMultiSelectEnumSchema = fastFirst(fast283, validate388);
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UntitledMultiSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22830,13 +22800,13 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate393.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
 
-export const UntitledSingleSelectEnumSchema = fastFirst(fast265, validate394);
+export const UntitledSingleSelectEnumSchema = fastFirst(fast267, validate389);
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/UntitledSingleSelectEnumSchema.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22959,16 +22929,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate394.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_completion_complete_params = fastFirst(fast749, validate395);
+export const rpc_completion_complete_params = fastFirst(fast751, validate390);
 const schema284 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/_meta"},"argument":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/argument"},"context":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/context"},"ref":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CompleteRequestParams.schema.json#/properties/ref"}},"required":["_meta","argument","ref"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json"};
 const schema288 = {"type":"object","required":["name","value"],"properties":{"name":{"type":"string"},"value":{"type":"string"}}};
 const schema289 = {"type":"object","properties":{"arguments":{"type":"object","additionalProperties":{"type":"string"}}}};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23107,13 +23077,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate396.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
 
 const schema290 = {"anyOf":[{"$ref":"PromptReference.schema.json"},{"$ref":"ResourceTemplateReference.schema.json"}]};
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -23481,12 +23451,12 @@ vErrors = null;
 }
 }
 }
-validate400.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_completion_complete_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23522,8 +23492,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate396(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate396.errors : vErrors.concat(validate396.errors);
+if(!(validate391(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate391.errors : vErrors.concat(validate391.errors);
 errors = vErrors.length;
 }
 }
@@ -23629,8 +23599,8 @@ errors++;
 }
 }
 if(data.ref !== undefined){
-if(!(validate400(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
-vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
+if(!(validate395(data.ref, {instancePath:instancePath+"/ref",parentData:data,parentDataProperty:"ref",rootData}))){
+vErrors = vErrors === null ? validate395.errors : vErrors.concat(validate395.errors);
 errors = vErrors.length;
 }
 }
@@ -23645,15 +23615,15 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate395.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_cancelled_params = fastFirst(fast762, validate402);
+export const rpc_notifications_cancelled_params = fastFirst(fast764, validate397);
 const schema295 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/_meta"},"reason":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/reason"},"requestId":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CancelledNotificationParams.schema.json#/properties/requestId"}},"required":["requestId"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json"};
 const schema298 = {"type":"string"};
 
-function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/NotificationMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23725,12 +23695,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate403.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23746,8 +23716,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate403(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate403.errors : vErrors.concat(validate403.errors);
+if(!(validate398(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
 errors = vErrors.length;
 }
 }
@@ -23830,26 +23800,26 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate402.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_notifications_cancelled_result = fastFirst(fast769, validate405);
+export const rpc_notifications_cancelled_result = fastFirst(fast771, validate400);
 const schema300 = {"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json"};
 
-function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_notifications_cancelled_result.json" */;
-validate405.errors = null;
+validate400.errors = null;
 return true;
 }
 
-export const rpc_prompts_get_params = fastFirst(fast770, validate406);
+export const rpc_prompts_get_params = fastFirst(fast772, validate401);
 const schema301 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json"};
 const schema305 = {"type":"object","additionalProperties":{"type":"string"}};
 const schema307 = {"type":"string"};
 const schema308 = {"type":"string"};
 
-function validate407(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23988,12 +23958,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate407.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate411(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24015,12 +23985,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate411.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24046,8 +24016,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate407(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate407.errors : vErrors.concat(validate407.errors);
+if(!(validate402(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
 errors = vErrors.length;
 }
 }
@@ -24079,8 +24049,8 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate411(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
-vErrors = vErrors === null ? validate411.errors : vErrors.concat(validate411.errors);
+if(!(validate406(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
+vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
 errors = vErrors.length;
 }
 }
@@ -24119,30 +24089,30 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate406.errors = vErrors;
+validate401.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_prompts_get_result = fastFirst(fast782, validate414);
+export const rpc_prompts_get_result = fastFirst(fast784, validate409);
 const schema309 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/GetPromptResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json"};
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_get_result.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate229(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -24169,13 +24139,208 @@ vErrors = null;
 }
 }
 }
-validate414.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_prompts_list_params = fastFirst(fast783, validate417);
+export const rpc_prompts_list_params = fastFirst(fast785, validate412);
 const schema310 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json"};
 const schema314 = {"type":"string"};
+
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data["io.modelcontextprotocol/protocolVersion"] === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/protocolVersion"},message:"must have required property '"+"io.modelcontextprotocol/protocolVersion"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
+if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
+if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
+if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+}
+if(data["io.modelcontextprotocol/logLevel"] !== undefined){
+let data2 = data["io.modelcontextprotocol/logLevel"];
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/io.modelcontextprotocol~1logLevel",schemaPath:"LoggingLevel.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+const err3 = {instancePath:instancePath+"/io.modelcontextprotocol~1logLevel",schemaPath:"LoggingLevel.schema.json/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data["io.modelcontextprotocol/protocolVersion"] !== undefined){
+if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
+const err4 = {instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.progressToken !== undefined){
+let data4 = data.progressToken;
+const _errs10 = errors;
+if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
+let valid3 = false;
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+const err5 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs13 = errors;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate413.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data._meta !== undefined){
+if(!(validate413(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
+errors = vErrors.length;
+}
+}
+if(data.cursor !== undefined){
+if(typeof data.cursor !== "string"){
+const err1 = {instancePath:instancePath+"/cursor",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate412.errors = vErrors;
+return errors === 0;
+}
+
+export const rpc_resources_list_params = fastFirst(fast790, validate417);
+const schema315 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json"};
 
 function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
@@ -24322,7 +24487,7 @@ return errors === 0;
 
 
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_prompts_list_params.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24369,8 +24534,10 @@ validate417.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_list_params = fastFirst(fast788, validate422);
-const schema315 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json"};
+export const rpc_resources_read_params = fastFirst(fast793, validate422);
+const schema320 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/_meta"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/inputResponses"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["_meta","uri"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json"};
+const schema325 = {"type":"string"};
+const schema326 = {"type":"string","format":"uri"};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
@@ -24516,8 +24683,35 @@ return errors === 0;
 }
 
 
+function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate427.errors = vErrors;
+return errors === 0;
+}
+
+
 function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_list_params.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24531,15 +24725,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data._meta !== undefined){
-if(!(validate423(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
-errors = vErrors.length;
-}
-}
-if(data.cursor !== undefined){
-if(typeof data.cursor !== "string"){
-const err1 = {instancePath:instancePath+"/cursor",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.uri === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24548,10 +24735,21 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(data._meta !== undefined){
+if(!(validate423(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate423.errors : vErrors.concat(validate423.errors);
+errors = vErrors.length;
 }
 }
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.inputResponses !== undefined){
+if(!(validate427(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
+vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
+errors = vErrors.length;
+}
+}
+if(data.requestState !== undefined){
+if(typeof data.requestState !== "string"){
+const err2 = {instancePath:instancePath+"/requestState",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24560,16 +24758,101 @@ vErrors.push(err2);
 }
 errors++;
 }
+}
+if(data.uri !== undefined){
+let data3 = data.uri;
+if(typeof data3 === "string"){
+if(!(formats4(data3))){
+const err3 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate422.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_read_params = fastFirst(fast791, validate427);
-const schema320 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/_meta"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/inputResponses"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState"},"uri":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri"}},"required":["_meta","uri"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json"};
-const schema325 = {"type":"string"};
-const schema326 = {"type":"string","format":"uri"};
+export const rpc_resources_read_result = fastFirst(fast802, validate430);
+const schema327 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json"};
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate315(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs2 = errors;
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate430.errors = vErrors;
+return errors === 0;
+}
+
+export const rpc_resources_templates_list_params = fastFirst(fast803, validate433);
+const schema328 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json"};
+
+function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24708,40 +24991,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate428.errors = vErrors;
+validate434.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(validate50(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate432.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_params.json" */;
+function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24755,8 +25011,15 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.uri === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
+if(data._meta !== undefined){
+if(!(validate434(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
+errors = vErrors.length;
+}
+}
+if(data.cursor !== undefined){
+if(typeof data.cursor !== "string"){
+const err1 = {instancePath:instancePath+"/cursor",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24765,21 +25028,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data._meta !== undefined){
-if(!(validate428(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
-errors = vErrors.length;
 }
 }
-if(data.inputResponses !== undefined){
-if(!(validate432(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
-vErrors = vErrors === null ? validate432.errors : vErrors.concat(validate432.errors);
-errors = vErrors.length;
-}
-}
-if(data.requestState !== undefined){
-if(typeof data.requestState !== "string"){
-const err2 = {instancePath:instancePath+"/requestState",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/requestState/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24788,99 +25040,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.uri !== undefined){
-let data3 = data.uri;
-if(typeof data3 === "string"){
-if(!(formats4(data3))){
-const err3 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/uri",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceRequestParams.schema.json#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-validate427.errors = vErrors;
+validate433.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_resources_read_result = fastFirst(fast800, validate435);
-const schema327 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/ReadResourceResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json"};
-
-function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_read_result.json" */;
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate435.errors = vErrors;
-return errors === 0;
-}
-
-export const rpc_resources_templates_list_params = fastFirst(fast801, validate438);
-const schema328 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json"};
+export const rpc_server_discover_params = fastFirst(fast806, validate438);
+const schema333 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json#/properties/_meta"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json"};
 
 function validate439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
@@ -25027,7 +25192,7 @@ return errors === 0;
 
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_resources_templates_list_params.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25047,9 +25212,9 @@ vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.err
 errors = vErrors.length;
 }
 }
-if(data.cursor !== undefined){
-if(typeof data.cursor !== "string"){
-const err1 = {instancePath:instancePath+"/cursor",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25058,24 +25223,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
 validate438.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_server_discover_params = fastFirst(fast804, validate443);
-const schema333 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/RequestParams.schema.json#/properties/_meta"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json"};
+export const rpc_subscriptions_listen_params = fastFirst(fast809, validate443);
+const schema337 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/_meta"},"notifications":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications"}},"required":["_meta","notifications"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json"};
 
 function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
@@ -25222,7 +25375,7 @@ return errors === 0;
 
 
 function validate443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_server_discover_params.json" */;
+/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25236,15 +25389,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data._meta !== undefined){
-if(!(validate444(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.notifications === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notifications"},message:"must have required property '"+"notifications"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25253,12 +25399,111 @@ vErrors.push(err1);
 }
 errors++;
 }
+if(data._meta !== undefined){
+if(!(validate444(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate444.errors : vErrors.concat(validate444.errors);
+errors = vErrors.length;
+}
+}
+if(data.notifications !== undefined){
+let data1 = data.notifications;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.promptsListChanged !== undefined){
+if(typeof data1.promptsListChanged !== "boolean"){
+const err2 = {instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data1.resourceSubscriptions !== undefined){
+let data3 = data1.resourceSubscriptions;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data3[i0] !== "string"){
+const err3 = {instancePath:instancePath+"/notifications/resourceSubscriptions/" + i0,schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/resourceSubscriptions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/notifications/resourceSubscriptions",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/resourceSubscriptions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.resourcesListChanged !== undefined){
+if(typeof data1.resourcesListChanged !== "boolean"){
+const err5 = {instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.toolsListChanged !== undefined){
+if(typeof data1.toolsListChanged !== "boolean"){
+const err6 = {instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/notifications",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 validate443.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_subscriptions_listen_params = fastFirst(fast807, validate448);
-const schema337 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/_meta"},"notifications":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications"}},"required":["_meta","notifications"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json"};
+export const rpc_tools_call_params = fastFirst(fast814, validate448);
+const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json"};
+const schema346 = {"type":"object","additionalProperties":{}};
+const schema348 = {"type":"string"};
+const schema349 = {"type":"string"};
 
 function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
@@ -25404,282 +25649,7 @@ return errors === 0;
 }
 
 
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_subscriptions_listen_params.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "_meta"},message:"must have required property '"+"_meta"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.notifications === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notifications"},message:"must have required property '"+"notifications"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data._meta !== undefined){
-if(!(validate449(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
-errors = vErrors.length;
-}
-}
-if(data.notifications !== undefined){
-let data1 = data.notifications;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.promptsListChanged !== undefined){
-if(typeof data1.promptsListChanged !== "boolean"){
-const err2 = {instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data1.resourceSubscriptions !== undefined){
-let data3 = data1.resourceSubscriptions;
-if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data3[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/notifications/resourceSubscriptions/" + i0,schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/resourceSubscriptions/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/notifications/resourceSubscriptions",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/resourceSubscriptions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data1.resourcesListChanged !== undefined){
-if(typeof data1.resourcesListChanged !== "boolean"){
-const err5 = {instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data1.toolsListChanged !== undefined){
-if(typeof data1.toolsListChanged !== "boolean"){
-const err6 = {instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/notifications",schemaPath:"https://agentproto.dev/schemas/mcp/2026-07-28/SubscriptionsListenRequestParams.schema.json#/properties/notifications/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-validate448.errors = vErrors;
-return errors === 0;
-}
-
-export const rpc_tools_call_params = fastFirst(fast812, validate453);
-const schema342 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/_meta"},"arguments":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/arguments"},"inputResponses":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/inputResponses"},"name":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/name"},"requestState":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolRequestParams.schema.json#/properties/requestState"}},"required":["_meta","name"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json"};
-const schema346 = {"type":"object","additionalProperties":{}};
-const schema348 = {"type":"string"};
-const schema349 = {"type":"string"};
-
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["io.modelcontextprotocol/clientCapabilities"] === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/clientCapabilities"},message:"must have required property '"+"io.modelcontextprotocol/clientCapabilities"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data["io.modelcontextprotocol/protocolVersion"] === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "io.modelcontextprotocol/protocolVersion"},message:"must have required property '"+"io.modelcontextprotocol/protocolVersion"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
-if(!(validate34(data["io.modelcontextprotocol/clientCapabilities"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientCapabilities",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientCapabilities",rootData}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
-}
-}
-if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
-if(!(validate28(data["io.modelcontextprotocol/clientInfo"], {instancePath:instancePath+"/io.modelcontextprotocol~1clientInfo",parentData:data,parentDataProperty:"io.modelcontextprotocol/clientInfo",rootData}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-}
-if(data["io.modelcontextprotocol/logLevel"] !== undefined){
-let data2 = data["io.modelcontextprotocol/logLevel"];
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/io.modelcontextprotocol~1logLevel",schemaPath:"LoggingLevel.schema.json/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-const err3 = {instancePath:instancePath+"/io.modelcontextprotocol~1logLevel",schemaPath:"LoggingLevel.schema.json/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data["io.modelcontextprotocol/protocolVersion"] !== undefined){
-if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
-const err4 = {instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.progressToken !== undefined){
-let data4 = data.progressToken;
-const _errs10 = errors;
-if((typeof data4 !== "string") && (!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4))))){
-let valid3 = false;
-const _errs11 = errors;
-if(typeof data4 !== "string"){
-const err5 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid0 = _errs11 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs13 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err6 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid0 = _errs13 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-const err7 = {instancePath:instancePath+"/progressToken",schemaPath:"ProgressToken.schema.json/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-validate454.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate458(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/InputResponses.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25701,12 +25671,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate458.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25732,8 +25702,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate454(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate454.errors : vErrors.concat(validate454.errors);
+if(!(validate449(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
 }
@@ -25753,8 +25723,8 @@ errors++;
 }
 }
 if(data.inputResponses !== undefined){
-if(!(validate458(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
-vErrors = vErrors === null ? validate458.errors : vErrors.concat(validate458.errors);
+if(!(validate453(data.inputResponses, {instancePath:instancePath+"/inputResponses",parentData:data,parentDataProperty:"inputResponses",rootData}))){
+vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
 errors = vErrors.length;
 }
 }
@@ -25793,30 +25763,30 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate453.errors = vErrors;
+validate448.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tools_call_result = fastFirst(fast824, validate461);
+export const rpc_tools_call_result = fastFirst(fast826, validate456);
 const schema350 = {"anyOf":[{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/CallToolResult.schema.json"},{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/InputRequiredResult.schema.json"}],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json"};
 
-function validate461(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_call_result.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate110(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate105(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -25843,14 +25813,14 @@ vErrors = null;
 }
 }
 }
-validate461.errors = vErrors;
+validate456.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_tools_list_params = fastFirst(fast825, validate464);
+export const rpc_tools_list_params = fastFirst(fast827, validate459);
 const schema351 = {"type":"object","properties":{"_meta":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/_meta"},"cursor":{"$ref":"https://agentproto.dev/schemas/mcp/2026-07-28/PaginatedRequestParams.schema.json#/properties/cursor"}},"required":["_meta"],"$id":"https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json"};
 
-function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/RequestMetaObject.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25989,12 +25959,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate465.errors = vErrors;
+validate460.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate464(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://agentproto.dev/schemas/mcp/2026-07-28/inline/rpc_tools_list_params.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26010,8 +25980,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data._meta !== undefined){
-if(!(validate465(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
-vErrors = vErrors === null ? validate465.errors : vErrors.concat(validate465.errors);
+if(!(validate460(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData}))){
+vErrors = vErrors === null ? validate460.errors : vErrors.concat(validate460.errors);
 errors = vErrors.length;
 }
 }
@@ -26038,7 +26008,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate464.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
 
@@ -26059,7 +26029,7 @@ return validate;
 }
 const fastFormat11 = runtime2.fullFormats["byte"];
 const fastFormat22 = runtime3.fullFormats["uri"];
-const fastFormat426 = runtime4.fullFormats["uri-template"];
+const fastFormat428 = runtime4.fullFormats["uri-template"];
 function fast3(data){
 if(!(typeof data == "string")) return false;
 if(!(data === "assistant" || data === "user")) return false;
@@ -26435,99 +26405,114 @@ if(!(v109 === "tool_use")) return false;
 }
 return true;
 }
-function fast115(data){
+function fast116(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v116 = data["_meta"];
-if(v116 !== undefined){
-if(!fast8(v116)) return false;
-}}
-{const v117 = data["annotations"];
+{const v117 = data["_meta"];
 if(v117 !== undefined){
-if(!fast0(v117)) return false;
+if(!fast8(v117)) return false;
 }}
-{const v118 = data["description"];
+{const v118 = data["annotations"];
 if(v118 !== undefined){
-if(!(typeof v118 == "string")) return false;
+if(!fast0(v118)) return false;
 }}
-{const v119 = data["icons"];
+{const v119 = data["description"];
 if(v119 !== undefined){
-if(!(Array.isArray(v119))) return false;
-for(let v120 = 0; v120 < v119.length; v120++){
-if(!fast36(v119[v120])) return false;
+if(!(typeof v119 == "string")) return false;
+}}
+{const v120 = data["icons"];
+if(v120 !== undefined){
+if(!(Array.isArray(v120))) return false;
+for(let v121 = 0; v121 < v120.length; v121++){
+if(!fast36(v120[v121])) return false;
 }
 }}
-{const v121 = data["mimeType"];
-if(v121 !== undefined){
-if(!(typeof v121 == "string")) return false;
-}}
-{const v122 = data["name"];
-if(v122 === undefined) return false;
+{const v122 = data["mimeType"];
+if(v122 !== undefined){
 if(!(typeof v122 == "string")) return false;
-}
-{const v123 = data["size"];
-if(v123 !== undefined){
-if(!(Number.isInteger(v123))) return false;
 }}
-{const v124 = data["title"];
+{const v123 = data["name"];
+if(v123 === undefined) return false;
+if(!(typeof v123 == "string")) return false;
+}
+{const v124 = data["size"];
 if(v124 !== undefined){
-if(!(typeof v124 == "string")) return false;
+if(!(Number.isInteger(v124))) return false;
 }}
-{const v125 = data["type"];
-if(v125 === undefined) return false;
+{const v125 = data["title"];
+if(v125 !== undefined){
 if(!(typeof v125 == "string")) return false;
-if(!(v125 === "resource_link")) return false;
-}
-{const v126 = data["uri"];
+}}
+{const v126 = data["type"];
 if(v126 === undefined) return false;
 if(!(typeof v126 == "string")) return false;
-if(!fastFormat22(v126)) return false;
+if(!(v126 === "resource_link")) return false;
+}
+{const v127 = data["uri"];
+if(v127 === undefined) return false;
+if(!(typeof v127 == "string")) return false;
+if(!fastFormat22(v127)) return false;
 }
 return true;
 }
-function fast131(data){
+function fast132(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v132 = data["_meta"];
-if(v132 !== undefined){
-if(!fast8(v132)) return false;
-}}
-{const v133 = data["mimeType"];
+{const v133 = data["_meta"];
 if(v133 !== undefined){
-if(!(typeof v133 == "string")) return false;
+if(!fast8(v133)) return false;
 }}
-{const v134 = data["text"];
-if(v134 === undefined) return false;
+{const v134 = data["mimeType"];
+if(v134 !== undefined){
 if(!(typeof v134 == "string")) return false;
-}
-{const v135 = data["uri"];
+}}
+{const v135 = data["text"];
 if(v135 === undefined) return false;
 if(!(typeof v135 == "string")) return false;
-if(!fastFormat22(v135)) return false;
 }
-return true;
-}
-function fast127(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v128 = data["_meta"];
-if(v128 !== undefined){
-if(!fast8(v128)) return false;
-}}
-{const v129 = data["annotations"];
-if(v129 !== undefined){
-if(!fast0(v129)) return false;
-}}
-{const v130 = data["resource"];
-if(v130 === undefined) return false;
-if(!(fast131(v130) || fast17(v130))) return false;
-}
-{const v136 = data["type"];
+{const v136 = data["uri"];
 if(v136 === undefined) return false;
 if(!(typeof v136 == "string")) return false;
-if(!(v136 === "resource")) return false;
+if(!fastFormat22(v136)) return false;
 }
 return true;
 }
+function fast128(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v129 = data["_meta"];
+if(v129 !== undefined){
+if(!fast8(v129)) return false;
+}}
+{const v130 = data["annotations"];
+if(v130 !== undefined){
+if(!fast0(v130)) return false;
+}}
+{const v131 = data["resource"];
+if(v131 === undefined) return false;
+if(!(fast132(v131) || fast17(v131))) return false;
+}
+{const v137 = data["type"];
+if(v137 === undefined) return false;
+if(!(typeof v137 == "string")) return false;
+if(!(v137 === "resource")) return false;
+}
+return true;
+}
+function fast138(data){
+const t = data["type"];
+if(typeof t !== "string") return false;
+if(t === "text") return fast92(data);
+if(t === "image") return fast97(data);
+if(t === "audio") return fast6(data);
+if(t === "resource_link") return fast116(data);
+if(t === "resource") return fast128(data);
+return false;
+}
 function fast114(data){
-if(!(fast92(data) || fast97(data) || fast6(data) || fast115(data) || fast127(data))) return false;
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v115 = data["type"];
+if(v115 === undefined) return false;
+if(!(typeof v115 == "string")) return false;
+}
+if(!fast138(data)) return false;
 return true;
 }
 function fast110(data){
@@ -26543,29 +26528,29 @@ for(let v113 = 0; v113 < v112.length; v113++){
 if(!fast114(v112[v113])) return false;
 }
 }
-{const v137 = data["isError"];
-if(v137 !== undefined){
-if(!(typeof v137 == "boolean")) return false;
+{const v139 = data["isError"];
+if(v139 !== undefined){
+if(!(typeof v139 == "boolean")) return false;
 }}
-{const v139 = data["toolUseId"];
-if(v139 === undefined) return false;
-if(!(typeof v139 == "string")) return false;
+{const v141 = data["toolUseId"];
+if(v141 === undefined) return false;
+if(!(typeof v141 == "string")) return false;
 }
-{const v140 = data["type"];
-if(v140 === undefined) return false;
-if(!(typeof v140 == "string")) return false;
-if(!(v140 === "tool_result")) return false;
+{const v142 = data["type"];
+if(v142 === undefined) return false;
+if(!(typeof v142 == "string")) return false;
+if(!(v142 === "tool_result")) return false;
 }
 return true;
 }
-function fast143(data){
+function fast145(data){
 if(!(fast92(data) || fast97(data) || fast6(data) || fast103(data) || fast110(data))) return false;
 return true;
 }
-function fast141(data){
+function fast143(data){
 if(!(Array.isArray(data))) return false;
-for(let v142 = 0; v142 < data.length; v142++){
-if(!fast143(data[v142])) return false;
+for(let v144 = 0; v144 < data.length; v144++){
+if(!fast145(data[v144])) return false;
 }
 return true;
 }
@@ -26577,79 +26562,79 @@ if(!fast8(v90)) return false;
 }}
 {const v91 = data["content"];
 if(v91 === undefined) return false;
-if(!(fast92(v91) || fast97(v91) || fast6(v91) || fast103(v91) || fast110(v91) || fast141(v91))) return false;
+if(!(fast92(v91) || fast97(v91) || fast6(v91) || fast103(v91) || fast110(v91) || fast143(v91))) return false;
 }
-{const v144 = data["model"];
-if(v144 === undefined) return false;
-if(!(typeof v144 == "string")) return false;
-}
-{const v145 = data["role"];
-if(v145 === undefined) return false;
-if(!fast3(v145)) return false;
-}
-{const v146 = data["stopReason"];
-if(v146 !== undefined){
+{const v146 = data["model"];
+if(v146 === undefined) return false;
 if(!(typeof v146 == "string")) return false;
+}
+{const v147 = data["role"];
+if(v147 === undefined) return false;
+if(!fast3(v147)) return false;
+}
+{const v148 = data["stopReason"];
+if(v148 !== undefined){
+if(!(typeof v148 == "string")) return false;
 }}
 return true;
 }
-function fast150(data){
+function fast152(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v151 = data["_meta"];
-if(v151 !== undefined){
-if(!fast8(v151)) return false;
+{const v153 = data["_meta"];
+if(v153 !== undefined){
+if(!fast8(v153)) return false;
 }}
-{const v152 = data["name"];
-if(v152 !== undefined){
-if(!(typeof v152 == "string")) return false;
+{const v154 = data["name"];
+if(v154 !== undefined){
+if(!(typeof v154 == "string")) return false;
 }}
-{const v153 = data["uri"];
-if(v153 === undefined) return false;
-if(!(typeof v153 == "string")) return false;
-if(!fastFormat22(v153)) return false;
+{const v155 = data["uri"];
+if(v155 === undefined) return false;
+if(!(typeof v155 == "string")) return false;
+if(!fastFormat22(v155)) return false;
 }
 return true;
 }
-function fast147(data){
+function fast149(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v148 = data["roots"];
-if(v148 === undefined) return false;
-if(!(Array.isArray(v148))) return false;
-for(let v149 = 0; v149 < v148.length; v149++){
-if(!fast150(v148[v149])) return false;
+{const v150 = data["roots"];
+if(v150 === undefined) return false;
+if(!(Array.isArray(v150))) return false;
+for(let v151 = 0; v151 < v150.length; v151++){
+if(!fast152(v150[v151])) return false;
 }
-}
-return true;
-}
-function fast158(data){
-if(!(Array.isArray(data))) return false;
-for(let v159 = 0; v159 < data.length; v159++){
-if(!(typeof data[v159] == "string")) return false;
 }
 return true;
 }
 function fast160(data){
+if(!(Array.isArray(data))) return false;
+for(let v161 = 0; v161 < data.length; v161++){
+if(!(typeof data[v161] == "string")) return false;
+}
+return true;
+}
+function fast162(data){
 if(!(typeof data == "string" || Number.isFinite(data) || typeof data == "boolean")) return false;
 return true;
 }
-function fast154(data){
+function fast156(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v155 = data["action"];
-if(v155 === undefined) return false;
-if(!(typeof v155 == "string")) return false;
-if(!(v155 === "accept" || v155 === "cancel" || v155 === "decline")) return false;
+{const v157 = data["action"];
+if(v157 === undefined) return false;
+if(!(typeof v157 == "string")) return false;
+if(!(v157 === "accept" || v157 === "cancel" || v157 === "decline")) return false;
 }
-{const v156 = data["content"];
-if(v156 !== undefined){
-if(!((v156 && typeof v156 == "object" && !Array.isArray(v156)))) return false;
-for(const v157 in v156){
-if(!(fast158(v156[v157]) || fast160(v156[v157]))) return false;
+{const v158 = data["content"];
+if(v158 !== undefined){
+if(!((v158 && typeof v158 == "object" && !Array.isArray(v158)))) return false;
+for(const v159 in v158){
+if(!(fast160(v158[v159]) || fast162(v158[v159]))) return false;
 }
 }}
 return true;
 }
 function fast88(data){
-if(!(fast89(data) || fast147(data) || fast154(data))) return false;
+if(!(fast89(data) || fast149(data) || fast156(data))) return false;
 return true;
 }
 function fast86(data){
@@ -26674,13 +26659,13 @@ if(!((v83 && typeof v83 == "object" && !Array.isArray(v83)))) return false;
 if(v85 !== undefined){
 if(!fast86(v85)) return false;
 }}
-{const v161 = data["name"];
-if(v161 === undefined) return false;
-if(!(typeof v161 == "string")) return false;
+{const v163 = data["name"];
+if(v163 === undefined) return false;
+if(!(typeof v163 == "string")) return false;
 }
-{const v162 = data["requestState"];
-if(v162 !== undefined){
-if(!(typeof v162 == "string")) return false;
+{const v164 = data["requestState"];
+if(v164 !== undefined){
+if(!(typeof v164 == "string")) return false;
 }}
 return true;
 }
@@ -26706,2666 +26691,2666 @@ if(!fast55(v54)) return false;
 }
 return true;
 }
-function fast163(data){
+function fast165(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v164 = data["_meta"];
-if(v164 !== undefined){
-if(!fast30(v164)) return false;
+{const v166 = data["_meta"];
+if(v166 !== undefined){
+if(!fast30(v166)) return false;
 }}
-{const v165 = data["content"];
-if(v165 === undefined) return false;
-if(!(Array.isArray(v165))) return false;
-for(let v166 = 0; v166 < v165.length; v166++){
-if(!fast114(v165[v166])) return false;
+{const v167 = data["content"];
+if(v167 === undefined) return false;
+if(!(Array.isArray(v167))) return false;
+for(let v168 = 0; v168 < v167.length; v168++){
+if(!fast114(v167[v168])) return false;
 }
 }
-{const v167 = data["isError"];
-if(v167 !== undefined){
-if(!(typeof v167 == "boolean")) return false;
+{const v169 = data["isError"];
+if(v169 !== undefined){
+if(!(typeof v169 == "boolean")) return false;
 }}
-{const v168 = data["resultType"];
-if(v168 === undefined) return false;
-if(!(typeof v168 == "string")) return false;
+{const v170 = data["resultType"];
+if(v170 === undefined) return false;
+if(!(typeof v170 == "string")) return false;
 }
 return true;
 }
-function fast191(data){
+function fast193(data){
 if(!(Array.isArray(data))) return false;
-for(let v192 = 0; v192 < data.length; v192++){
-if(!fast143(data[v192])) return false;
+for(let v194 = 0; v194 < data.length; v194++){
+if(!fast145(data[v194])) return false;
 }
 return true;
 }
-function fast188(data){
+function fast190(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v189 = data["_meta"];
-if(v189 !== undefined){
-if(!fast8(v189)) return false;
+{const v191 = data["_meta"];
+if(v191 !== undefined){
+if(!fast8(v191)) return false;
 }}
-{const v190 = data["content"];
-if(v190 === undefined) return false;
-if(!(fast92(v190) || fast97(v190) || fast6(v190) || fast103(v190) || fast110(v190) || fast191(v190))) return false;
+{const v192 = data["content"];
+if(v192 === undefined) return false;
+if(!(fast92(v192) || fast97(v192) || fast6(v192) || fast103(v192) || fast110(v192) || fast193(v192))) return false;
 }
-{const v193 = data["role"];
-if(v193 === undefined) return false;
-if(!fast3(v193)) return false;
+{const v195 = data["role"];
+if(v195 === undefined) return false;
+if(!fast3(v195)) return false;
 }
 return true;
 }
-function fast200(data){
+function fast202(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v201 = data["name"];
-if(v201 !== undefined){
-if(!(typeof v201 == "string")) return false;
-}}
-return true;
-}
-function fast196(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v197 = data["costPriority"];
-if(v197 !== undefined){
-if(!(Number.isFinite(v197))) return false;
-if((!(v197 >= 0) || !(v197 <= 1))) return false;
-}}
-{const v198 = data["hints"];
-if(v198 !== undefined){
-if(!(Array.isArray(v198))) return false;
-for(let v199 = 0; v199 < v198.length; v199++){
-if(!fast200(v198[v199])) return false;
-}
-}}
-{const v202 = data["intelligencePriority"];
-if(v202 !== undefined){
-if(!(Number.isFinite(v202))) return false;
-if((!(v202 >= 0) || !(v202 <= 1))) return false;
-}}
-{const v203 = data["speedPriority"];
+{const v203 = data["name"];
 if(v203 !== undefined){
-if(!(Number.isFinite(v203))) return false;
-if((!(v203 >= 0) || !(v203 <= 1))) return false;
+if(!(typeof v203 == "string")) return false;
 }}
 return true;
 }
-function fast209(data){
+function fast198(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v210 = data["mode"];
-if(v210 !== undefined){
-if(!(typeof v210 == "string")) return false;
-if(!(v210 === "auto" || v210 === "none" || v210 === "required")) return false;
+{const v199 = data["costPriority"];
+if(v199 !== undefined){
+if(!(Number.isFinite(v199))) return false;
+if((!(v199 >= 0) || !(v199 <= 1))) return false;
+}}
+{const v200 = data["hints"];
+if(v200 !== undefined){
+if(!(Array.isArray(v200))) return false;
+for(let v201 = 0; v201 < v200.length; v201++){
+if(!fast202(v200[v201])) return false;
+}
+}}
+{const v204 = data["intelligencePriority"];
+if(v204 !== undefined){
+if(!(Number.isFinite(v204))) return false;
+if((!(v204 >= 0) || !(v204 <= 1))) return false;
+}}
+{const v205 = data["speedPriority"];
+if(v205 !== undefined){
+if(!(Number.isFinite(v205))) return false;
+if((!(v205 >= 0) || !(v205 <= 1))) return false;
 }}
 return true;
 }
-function fast216(data){
+function fast211(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v217 = data["destructiveHint"];
-if(v217 !== undefined){
-if(!(typeof v217 == "boolean")) return false;
+{const v212 = data["mode"];
+if(v212 !== undefined){
+if(!(typeof v212 == "string")) return false;
+if(!(v212 === "auto" || v212 === "none" || v212 === "required")) return false;
 }}
-{const v218 = data["idempotentHint"];
-if(v218 !== undefined){
-if(!(typeof v218 == "boolean")) return false;
-}}
-{const v219 = data["openWorldHint"];
+return true;
+}
+function fast218(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v219 = data["destructiveHint"];
 if(v219 !== undefined){
 if(!(typeof v219 == "boolean")) return false;
 }}
-{const v220 = data["readOnlyHint"];
+{const v220 = data["idempotentHint"];
 if(v220 !== undefined){
 if(!(typeof v220 == "boolean")) return false;
 }}
-{const v221 = data["title"];
+{const v221 = data["openWorldHint"];
 if(v221 !== undefined){
-if(!(typeof v221 == "string")) return false;
+if(!(typeof v221 == "boolean")) return false;
+}}
+{const v222 = data["readOnlyHint"];
+if(v222 !== undefined){
+if(!(typeof v222 == "boolean")) return false;
+}}
+{const v223 = data["title"];
+if(v223 !== undefined){
+if(!(typeof v223 == "string")) return false;
 }}
 return true;
 }
-function fast213(data){
+function fast215(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v214 = data["_meta"];
-if(v214 !== undefined){
-if(!fast8(v214)) return false;
+{const v216 = data["_meta"];
+if(v216 !== undefined){
+if(!fast8(v216)) return false;
 }}
-{const v215 = data["annotations"];
-if(v215 !== undefined){
-if(!fast216(v215)) return false;
+{const v217 = data["annotations"];
+if(v217 !== undefined){
+if(!fast218(v217)) return false;
 }}
-{const v222 = data["description"];
-if(v222 !== undefined){
-if(!(typeof v222 == "string")) return false;
+{const v224 = data["description"];
+if(v224 !== undefined){
+if(!(typeof v224 == "string")) return false;
 }}
-{const v223 = data["icons"];
-if(v223 !== undefined){
-if(!(Array.isArray(v223))) return false;
-for(let v224 = 0; v224 < v223.length; v224++){
-if(!fast36(v223[v224])) return false;
+{const v225 = data["icons"];
+if(v225 !== undefined){
+if(!(Array.isArray(v225))) return false;
+for(let v226 = 0; v226 < v225.length; v226++){
+if(!fast36(v225[v226])) return false;
 }
 }}
-{const v225 = data["inputSchema"];
-if(v225 === undefined) return false;
-if(!((v225 && typeof v225 == "object" && !Array.isArray(v225)))) return false;
-{const v226 = v225["$schema"];
-if(v226 !== undefined){
-if(!(typeof v226 == "string")) return false;
-}}
-{const v227 = v225["type"];
+{const v227 = data["inputSchema"];
 if(v227 === undefined) return false;
-if(!(typeof v227 == "string")) return false;
-if(!(v227 === "object")) return false;
-}
-
-}
-{const v229 = data["name"];
+if(!((v227 && typeof v227 == "object" && !Array.isArray(v227)))) return false;
+{const v228 = v227["$schema"];
+if(v228 !== undefined){
+if(!(typeof v228 == "string")) return false;
+}}
+{const v229 = v227["type"];
 if(v229 === undefined) return false;
 if(!(typeof v229 == "string")) return false;
+if(!(v229 === "object")) return false;
 }
-{const v230 = data["outputSchema"];
-if(v230 !== undefined){
-if(!((v230 && typeof v230 == "object" && !Array.isArray(v230)))) return false;
-{const v231 = v230["$schema"];
-if(v231 !== undefined){
-if(!(typeof v231 == "string")) return false;
-}}
 
-}}
-{const v233 = data["title"];
+}
+{const v231 = data["name"];
+if(v231 === undefined) return false;
+if(!(typeof v231 == "string")) return false;
+}
+{const v232 = data["outputSchema"];
+if(v232 !== undefined){
+if(!((v232 && typeof v232 == "object" && !Array.isArray(v232)))) return false;
+{const v233 = v232["$schema"];
 if(v233 !== undefined){
 if(!(typeof v233 == "string")) return false;
 }}
-return true;
-}
-function fast183(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v184 = data["includeContext"];
-if(v184 !== undefined){
-if(!(typeof v184 == "string")) return false;
-if(!(v184 === "allServers" || v184 === "none" || v184 === "thisServer")) return false;
+
 }}
-{const v185 = data["maxTokens"];
-if(v185 === undefined) return false;
-if(!(Number.isInteger(v185))) return false;
-}
-{const v186 = data["messages"];
-if(v186 === undefined) return false;
-if(!(Array.isArray(v186))) return false;
-for(let v187 = 0; v187 < v186.length; v187++){
-if(!fast188(v186[v187])) return false;
-}
-}
-{const v194 = data["metadata"];
-if(v194 !== undefined){
-if(!fast62(v194)) return false;
-}}
-{const v195 = data["modelPreferences"];
-if(v195 !== undefined){
-if(!fast196(v195)) return false;
-}}
-{const v204 = data["stopSequences"];
-if(v204 !== undefined){
-if(!(Array.isArray(v204))) return false;
-for(let v205 = 0; v205 < v204.length; v205++){
-if(!(typeof v204[v205] == "string")) return false;
-}
-}}
-{const v206 = data["systemPrompt"];
-if(v206 !== undefined){
-if(!(typeof v206 == "string")) return false;
-}}
-{const v207 = data["temperature"];
-if(v207 !== undefined){
-if(!(Number.isFinite(v207))) return false;
-}}
-{const v208 = data["toolChoice"];
-if(v208 !== undefined){
-if(!fast209(v208)) return false;
-}}
-{const v211 = data["tools"];
-if(v211 !== undefined){
-if(!(Array.isArray(v211))) return false;
-for(let v212 = 0; v212 < v211.length; v212++){
-if(!fast213(v211[v212])) return false;
-}
-}}
-return true;
-}
-function fast180(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v181 = data["method"];
-if(v181 === undefined) return false;
-if(!(typeof v181 == "string")) return false;
-if(!(v181 === "sampling/createMessage")) return false;
-}
-{const v182 = data["params"];
-if(v182 === undefined) return false;
-if(!fast183(v182)) return false;
-}
-return true;
-}
-function fast234(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v235 = data["method"];
-if(v235 === undefined) return false;
+{const v235 = data["title"];
+if(v235 !== undefined){
 if(!(typeof v235 == "string")) return false;
-if(!(v235 === "roots/list")) return false;
+}}
+return true;
 }
-{const v236 = data["params"];
-if(v236 !== undefined){
-if(!((v236 && typeof v236 == "object" && !Array.isArray(v236)))) return false;
-{const v237 = v236["_meta"];
-if(v237 !== undefined){
-if(!fast8(v237)) return false;
+function fast185(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v186 = data["includeContext"];
+if(v186 !== undefined){
+if(!(typeof v186 == "string")) return false;
+if(!(v186 === "allServers" || v186 === "none" || v186 === "thisServer")) return false;
+}}
+{const v187 = data["maxTokens"];
+if(v187 === undefined) return false;
+if(!(Number.isInteger(v187))) return false;
+}
+{const v188 = data["messages"];
+if(v188 === undefined) return false;
+if(!(Array.isArray(v188))) return false;
+for(let v189 = 0; v189 < v188.length; v189++){
+if(!fast190(v188[v189])) return false;
+}
+}
+{const v196 = data["metadata"];
+if(v196 !== undefined){
+if(!fast62(v196)) return false;
+}}
+{const v197 = data["modelPreferences"];
+if(v197 !== undefined){
+if(!fast198(v197)) return false;
+}}
+{const v206 = data["stopSequences"];
+if(v206 !== undefined){
+if(!(Array.isArray(v206))) return false;
+for(let v207 = 0; v207 < v206.length; v207++){
+if(!(typeof v206[v207] == "string")) return false;
+}
+}}
+{const v208 = data["systemPrompt"];
+if(v208 !== undefined){
+if(!(typeof v208 == "string")) return false;
+}}
+{const v209 = data["temperature"];
+if(v209 !== undefined){
+if(!(Number.isFinite(v209))) return false;
+}}
+{const v210 = data["toolChoice"];
+if(v210 !== undefined){
+if(!fast211(v210)) return false;
+}}
+{const v213 = data["tools"];
+if(v213 !== undefined){
+if(!(Array.isArray(v213))) return false;
+for(let v214 = 0; v214 < v213.length; v214++){
+if(!fast215(v213[v214])) return false;
+}
+}}
+return true;
+}
+function fast182(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v183 = data["method"];
+if(v183 === undefined) return false;
+if(!(typeof v183 == "string")) return false;
+if(!(v183 === "sampling/createMessage")) return false;
+}
+{const v184 = data["params"];
+if(v184 === undefined) return false;
+if(!fast185(v184)) return false;
+}
+return true;
+}
+function fast236(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v237 = data["method"];
+if(v237 === undefined) return false;
+if(!(typeof v237 == "string")) return false;
+if(!(v237 === "roots/list")) return false;
+}
+{const v238 = data["params"];
+if(v238 !== undefined){
+if(!((v238 && typeof v238 == "object" && !Array.isArray(v238)))) return false;
+{const v239 = v238["_meta"];
+if(v239 !== undefined){
+if(!fast8(v239)) return false;
 }}
 }}
 return true;
 }
-function fast250(data){
+function fast252(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v251 = data["default"];
-if(v251 !== undefined){
-if(!(typeof v251 == "string")) return false;
-}}
-{const v252 = data["description"];
-if(v252 !== undefined){
-if(!(typeof v252 == "string")) return false;
-}}
-{const v253 = data["format"];
+{const v253 = data["default"];
 if(v253 !== undefined){
 if(!(typeof v253 == "string")) return false;
-if(!(v253 === "date" || v253 === "date-time" || v253 === "email" || v253 === "uri")) return false;
 }}
-{const v254 = data["maxLength"];
+{const v254 = data["description"];
 if(v254 !== undefined){
-if(!(Number.isInteger(v254))) return false;
+if(!(typeof v254 == "string")) return false;
 }}
-{const v255 = data["minLength"];
+{const v255 = data["format"];
 if(v255 !== undefined){
-if(!(Number.isInteger(v255))) return false;
+if(!(typeof v255 == "string")) return false;
+if(!(v255 === "date" || v255 === "date-time" || v255 === "email" || v255 === "uri")) return false;
 }}
-{const v256 = data["title"];
+{const v256 = data["maxLength"];
 if(v256 !== undefined){
-if(!(typeof v256 == "string")) return false;
+if(!(Number.isInteger(v256))) return false;
 }}
-{const v257 = data["type"];
-if(v257 === undefined) return false;
-if(!(typeof v257 == "string")) return false;
-if(!(v257 === "string")) return false;
+{const v257 = data["minLength"];
+if(v257 !== undefined){
+if(!(Number.isInteger(v257))) return false;
+}}
+{const v258 = data["title"];
+if(v258 !== undefined){
+if(!(typeof v258 == "string")) return false;
+}}
+{const v259 = data["type"];
+if(v259 === undefined) return false;
+if(!(typeof v259 == "string")) return false;
+if(!(v259 === "string")) return false;
 }
 return true;
 }
-function fast258(data){
+function fast260(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v259 = data["default"];
-if(v259 !== undefined){
-if(!(Number.isFinite(v259))) return false;
-}}
-{const v260 = data["description"];
-if(v260 !== undefined){
-if(!(typeof v260 == "string")) return false;
-}}
-{const v261 = data["maximum"];
+{const v261 = data["default"];
 if(v261 !== undefined){
 if(!(Number.isFinite(v261))) return false;
 }}
-{const v262 = data["minimum"];
+{const v262 = data["description"];
 if(v262 !== undefined){
-if(!(Number.isFinite(v262))) return false;
+if(!(typeof v262 == "string")) return false;
 }}
-{const v263 = data["title"];
+{const v263 = data["maximum"];
 if(v263 !== undefined){
-if(!(typeof v263 == "string")) return false;
+if(!(Number.isFinite(v263))) return false;
 }}
-{const v264 = data["type"];
-if(v264 === undefined) return false;
-if(!(typeof v264 == "string")) return false;
-if(!(v264 === "integer" || v264 === "number")) return false;
-}
-return true;
-}
-function fast265(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v266 = data["default"];
-if(v266 !== undefined){
+{const v264 = data["minimum"];
+if(v264 !== undefined){
+if(!(Number.isFinite(v264))) return false;
+}}
+{const v265 = data["title"];
+if(v265 !== undefined){
+if(!(typeof v265 == "string")) return false;
+}}
+{const v266 = data["type"];
+if(v266 === undefined) return false;
 if(!(typeof v266 == "string")) return false;
-}}
-{const v267 = data["description"];
-if(v267 !== undefined){
-if(!(typeof v267 == "string")) return false;
-}}
-{const v268 = data["enum"];
-if(v268 === undefined) return false;
-if(!(Array.isArray(v268))) return false;
-for(let v269 = 0; v269 < v268.length; v269++){
-if(!(typeof v268[v269] == "string")) return false;
-}
-}
-{const v270 = data["title"];
-if(v270 !== undefined){
-if(!(typeof v270 == "string")) return false;
-}}
-{const v271 = data["type"];
-if(v271 === undefined) return false;
-if(!(typeof v271 == "string")) return false;
-if(!(v271 === "string")) return false;
+if(!(v266 === "integer" || v266 === "number")) return false;
 }
 return true;
 }
-function fast272(data){
+function fast267(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v273 = data["default"];
-if(v273 !== undefined){
+{const v268 = data["default"];
+if(v268 !== undefined){
+if(!(typeof v268 == "string")) return false;
+}}
+{const v269 = data["description"];
+if(v269 !== undefined){
+if(!(typeof v269 == "string")) return false;
+}}
+{const v270 = data["enum"];
+if(v270 === undefined) return false;
+if(!(Array.isArray(v270))) return false;
+for(let v271 = 0; v271 < v270.length; v271++){
+if(!(typeof v270[v271] == "string")) return false;
+}
+}
+{const v272 = data["title"];
+if(v272 !== undefined){
+if(!(typeof v272 == "string")) return false;
+}}
+{const v273 = data["type"];
+if(v273 === undefined) return false;
 if(!(typeof v273 == "string")) return false;
+if(!(v273 === "string")) return false;
+}
+return true;
+}
+function fast274(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v275 = data["default"];
+if(v275 !== undefined){
+if(!(typeof v275 == "string")) return false;
 }}
-{const v274 = data["description"];
-if(v274 !== undefined){
-if(!(typeof v274 == "string")) return false;
+{const v276 = data["description"];
+if(v276 !== undefined){
+if(!(typeof v276 == "string")) return false;
 }}
-{const v275 = data["oneOf"];
-if(v275 === undefined) return false;
-if(!(Array.isArray(v275))) return false;
-for(let v276 = 0; v276 < v275.length; v276++){
-if(!((v275[v276] && typeof v275[v276] == "object" && !Array.isArray(v275[v276])))) return false;
-{const v277 = v275[v276]["const"];
+{const v277 = data["oneOf"];
 if(v277 === undefined) return false;
-if(!(typeof v277 == "string")) return false;
-}
-{const v278 = v275[v276]["title"];
-if(v278 === undefined) return false;
-if(!(typeof v278 == "string")) return false;
-}
-}
-}
-{const v279 = data["title"];
-if(v279 !== undefined){
+if(!(Array.isArray(v277))) return false;
+for(let v278 = 0; v278 < v277.length; v278++){
+if(!((v277[v278] && typeof v277[v278] == "object" && !Array.isArray(v277[v278])))) return false;
+{const v279 = v277[v278]["const"];
+if(v279 === undefined) return false;
 if(!(typeof v279 == "string")) return false;
-}}
-{const v280 = data["type"];
+}
+{const v280 = v277[v278]["title"];
 if(v280 === undefined) return false;
 if(!(typeof v280 == "string")) return false;
-if(!(v280 === "string")) return false;
+}
+}
+}
+{const v281 = data["title"];
+if(v281 !== undefined){
+if(!(typeof v281 == "string")) return false;
+}}
+{const v282 = data["type"];
+if(v282 === undefined) return false;
+if(!(typeof v282 == "string")) return false;
+if(!(v282 === "string")) return false;
 }
 return true;
 }
-function fast281(data){
+function fast283(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v282 = data["default"];
-if(v282 !== undefined){
-if(!(Array.isArray(v282))) return false;
-for(let v283 = 0; v283 < v282.length; v283++){
-if(!(typeof v282[v283] == "string")) return false;
-}
-}}
-{const v284 = data["description"];
+{const v284 = data["default"];
 if(v284 !== undefined){
-if(!(typeof v284 == "string")) return false;
+if(!(Array.isArray(v284))) return false;
+for(let v285 = 0; v285 < v284.length; v285++){
+if(!(typeof v284[v285] == "string")) return false;
+}
 }}
-{const v285 = data["items"];
-if(v285 === undefined) return false;
-if(!((v285 && typeof v285 == "object" && !Array.isArray(v285)))) return false;
-{const v286 = v285["enum"];
-if(v286 === undefined) return false;
-if(!(Array.isArray(v286))) return false;
-for(let v287 = 0; v287 < v286.length; v287++){
-if(!(typeof v286[v287] == "string")) return false;
-}
-}
-{const v288 = v285["type"];
+{const v286 = data["description"];
+if(v286 !== undefined){
+if(!(typeof v286 == "string")) return false;
+}}
+{const v287 = data["items"];
+if(v287 === undefined) return false;
+if(!((v287 && typeof v287 == "object" && !Array.isArray(v287)))) return false;
+{const v288 = v287["enum"];
 if(v288 === undefined) return false;
-if(!(typeof v288 == "string")) return false;
-if(!(v288 === "string")) return false;
+if(!(Array.isArray(v288))) return false;
+for(let v289 = 0; v289 < v288.length; v289++){
+if(!(typeof v288[v289] == "string")) return false;
 }
 }
-{const v289 = data["maxItems"];
-if(v289 !== undefined){
-if(!(Number.isInteger(v289))) return false;
-}}
-{const v290 = data["minItems"];
-if(v290 !== undefined){
-if(!(Number.isInteger(v290))) return false;
-}}
-{const v291 = data["title"];
+{const v290 = v287["type"];
+if(v290 === undefined) return false;
+if(!(typeof v290 == "string")) return false;
+if(!(v290 === "string")) return false;
+}
+}
+{const v291 = data["maxItems"];
 if(v291 !== undefined){
-if(!(typeof v291 == "string")) return false;
+if(!(Number.isInteger(v291))) return false;
 }}
-{const v292 = data["type"];
-if(v292 === undefined) return false;
-if(!(typeof v292 == "string")) return false;
-if(!(v292 === "array")) return false;
+{const v292 = data["minItems"];
+if(v292 !== undefined){
+if(!(Number.isInteger(v292))) return false;
+}}
+{const v293 = data["title"];
+if(v293 !== undefined){
+if(!(typeof v293 == "string")) return false;
+}}
+{const v294 = data["type"];
+if(v294 === undefined) return false;
+if(!(typeof v294 == "string")) return false;
+if(!(v294 === "array")) return false;
 }
 return true;
 }
-function fast293(data){
+function fast295(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v294 = data["default"];
-if(v294 !== undefined){
-if(!(Array.isArray(v294))) return false;
-for(let v295 = 0; v295 < v294.length; v295++){
-if(!(typeof v294[v295] == "string")) return false;
-}
-}}
-{const v296 = data["description"];
+{const v296 = data["default"];
 if(v296 !== undefined){
-if(!(typeof v296 == "string")) return false;
+if(!(Array.isArray(v296))) return false;
+for(let v297 = 0; v297 < v296.length; v297++){
+if(!(typeof v296[v297] == "string")) return false;
+}
 }}
-{const v297 = data["items"];
-if(v297 === undefined) return false;
-if(!((v297 && typeof v297 == "object" && !Array.isArray(v297)))) return false;
-{const v298 = v297["anyOf"];
-if(v298 === undefined) return false;
-if(!(Array.isArray(v298))) return false;
-for(let v299 = 0; v299 < v298.length; v299++){
-if(!((v298[v299] && typeof v298[v299] == "object" && !Array.isArray(v298[v299])))) return false;
-{const v300 = v298[v299]["const"];
+{const v298 = data["description"];
+if(v298 !== undefined){
+if(!(typeof v298 == "string")) return false;
+}}
+{const v299 = data["items"];
+if(v299 === undefined) return false;
+if(!((v299 && typeof v299 == "object" && !Array.isArray(v299)))) return false;
+{const v300 = v299["anyOf"];
 if(v300 === undefined) return false;
-if(!(typeof v300 == "string")) return false;
+if(!(Array.isArray(v300))) return false;
+for(let v301 = 0; v301 < v300.length; v301++){
+if(!((v300[v301] && typeof v300[v301] == "object" && !Array.isArray(v300[v301])))) return false;
+{const v302 = v300[v301]["const"];
+if(v302 === undefined) return false;
+if(!(typeof v302 == "string")) return false;
 }
-{const v301 = v298[v299]["title"];
-if(v301 === undefined) return false;
-if(!(typeof v301 == "string")) return false;
+{const v303 = v300[v301]["title"];
+if(v303 === undefined) return false;
+if(!(typeof v303 == "string")) return false;
 }
 }
 }
 }
-{const v302 = data["maxItems"];
-if(v302 !== undefined){
-if(!(Number.isInteger(v302))) return false;
-}}
-{const v303 = data["minItems"];
-if(v303 !== undefined){
-if(!(Number.isInteger(v303))) return false;
-}}
-{const v304 = data["title"];
+{const v304 = data["maxItems"];
 if(v304 !== undefined){
-if(!(typeof v304 == "string")) return false;
+if(!(Number.isInteger(v304))) return false;
 }}
-{const v305 = data["type"];
-if(v305 === undefined) return false;
-if(!(typeof v305 == "string")) return false;
-if(!(v305 === "array")) return false;
+{const v305 = data["minItems"];
+if(v305 !== undefined){
+if(!(Number.isInteger(v305))) return false;
+}}
+{const v306 = data["title"];
+if(v306 !== undefined){
+if(!(typeof v306 == "string")) return false;
+}}
+{const v307 = data["type"];
+if(v307 === undefined) return false;
+if(!(typeof v307 == "string")) return false;
+if(!(v307 === "array")) return false;
 }
 return true;
 }
-function fast306(data){
+function fast308(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v307 = data["default"];
-if(v307 !== undefined){
-if(!(typeof v307 == "string")) return false;
+{const v309 = data["default"];
+if(v309 !== undefined){
+if(!(typeof v309 == "string")) return false;
 }}
-{const v308 = data["description"];
-if(v308 !== undefined){
-if(!(typeof v308 == "string")) return false;
+{const v310 = data["description"];
+if(v310 !== undefined){
+if(!(typeof v310 == "string")) return false;
 }}
-{const v309 = data["enum"];
-if(v309 === undefined) return false;
-if(!(Array.isArray(v309))) return false;
-for(let v310 = 0; v310 < v309.length; v310++){
-if(!(typeof v309[v310] == "string")) return false;
-}
-}
-{const v311 = data["enumNames"];
-if(v311 !== undefined){
+{const v311 = data["enum"];
+if(v311 === undefined) return false;
 if(!(Array.isArray(v311))) return false;
 for(let v312 = 0; v312 < v311.length; v312++){
 if(!(typeof v311[v312] == "string")) return false;
 }
-}}
-{const v313 = data["title"];
+}
+{const v313 = data["enumNames"];
 if(v313 !== undefined){
-if(!(typeof v313 == "string")) return false;
+if(!(Array.isArray(v313))) return false;
+for(let v314 = 0; v314 < v313.length; v314++){
+if(!(typeof v313[v314] == "string")) return false;
+}
 }}
-{const v314 = data["type"];
-if(v314 === undefined) return false;
-if(!(typeof v314 == "string")) return false;
-if(!(v314 === "string")) return false;
+{const v315 = data["title"];
+if(v315 !== undefined){
+if(!(typeof v315 == "string")) return false;
+}}
+{const v316 = data["type"];
+if(v316 === undefined) return false;
+if(!(typeof v316 == "string")) return false;
+if(!(v316 === "string")) return false;
 }
 return true;
 }
-function fast249(data){
-if(!(fast250(data) || fast258(data) || fast23(data) || fast265(data) || fast272(data) || fast281(data) || fast293(data) || fast306(data))) return false;
+function fast251(data){
+if(!(fast252(data) || fast260(data) || fast23(data) || fast267(data) || fast274(data) || fast283(data) || fast295(data) || fast308(data))) return false;
 return true;
 }
-function fast242(data){
+function fast244(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v243 = data["message"];
-if(v243 === undefined) return false;
-if(!(typeof v243 == "string")) return false;
-}
-{const v244 = data["mode"];
-if(v244 !== undefined){
-if(!(typeof v244 == "string")) return false;
-if(!(v244 === "form")) return false;
-}}
-{const v245 = data["requestedSchema"];
+{const v245 = data["message"];
 if(v245 === undefined) return false;
-if(!((v245 && typeof v245 == "object" && !Array.isArray(v245)))) return false;
-{const v246 = v245["$schema"];
+if(!(typeof v245 == "string")) return false;
+}
+{const v246 = data["mode"];
 if(v246 !== undefined){
 if(!(typeof v246 == "string")) return false;
+if(!(v246 === "form")) return false;
 }}
-{const v247 = v245["properties"];
+{const v247 = data["requestedSchema"];
 if(v247 === undefined) return false;
 if(!((v247 && typeof v247 == "object" && !Array.isArray(v247)))) return false;
-for(const v248 in v247){
-if(!fast249(v247[v248])) return false;
+{const v248 = v247["$schema"];
+if(v248 !== undefined){
+if(!(typeof v248 == "string")) return false;
+}}
+{const v249 = v247["properties"];
+if(v249 === undefined) return false;
+if(!((v249 && typeof v249 == "object" && !Array.isArray(v249)))) return false;
+for(const v250 in v249){
+if(!fast251(v249[v250])) return false;
 }
 }
-{const v315 = v245["required"];
-if(v315 !== undefined){
-if(!(Array.isArray(v315))) return false;
-for(let v316 = 0; v316 < v315.length; v316++){
-if(!(typeof v315[v316] == "string")) return false;
+{const v317 = v247["required"];
+if(v317 !== undefined){
+if(!(Array.isArray(v317))) return false;
+for(let v318 = 0; v318 < v317.length; v318++){
+if(!(typeof v317[v318] == "string")) return false;
 }
 }}
-{const v317 = v245["type"];
-if(v317 === undefined) return false;
-if(!(typeof v317 == "string")) return false;
-if(!(v317 === "object")) return false;
-}
-}
-return true;
-}
-function fast318(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v319 = data["message"];
+{const v319 = v247["type"];
 if(v319 === undefined) return false;
 if(!(typeof v319 == "string")) return false;
+if(!(v319 === "object")) return false;
 }
-{const v320 = data["mode"];
-if(v320 === undefined) return false;
-if(!(typeof v320 == "string")) return false;
-if(!(v320 === "url")) return false;
 }
-{const v321 = data["url"];
+return true;
+}
+function fast320(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v321 = data["message"];
 if(v321 === undefined) return false;
 if(!(typeof v321 == "string")) return false;
-if(!fastFormat22(v321)) return false;
+}
+{const v322 = data["mode"];
+if(v322 === undefined) return false;
+if(!(typeof v322 == "string")) return false;
+if(!(v322 === "url")) return false;
+}
+{const v323 = data["url"];
+if(v323 === undefined) return false;
+if(!(typeof v323 == "string")) return false;
+if(!fastFormat22(v323)) return false;
 }
 return true;
 }
-function fast241(data){
-if(!(fast242(data) || fast318(data))) return false;
+function fast243(data){
+if(!(fast244(data) || fast320(data))) return false;
 return true;
 }
-function fast238(data){
+function fast240(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v239 = data["method"];
-if(v239 === undefined) return false;
-if(!(typeof v239 == "string")) return false;
-if(!(v239 === "elicitation/create")) return false;
+{const v241 = data["method"];
+if(v241 === undefined) return false;
+if(!(typeof v241 == "string")) return false;
+if(!(v241 === "elicitation/create")) return false;
 }
-{const v240 = data["params"];
-if(v240 === undefined) return false;
-if(!fast241(v240)) return false;
+{const v242 = data["params"];
+if(v242 === undefined) return false;
+if(!fast243(v242)) return false;
 }
+return true;
+}
+function fast181(data){
+if(!(fast182(data) || fast236(data) || fast240(data))) return false;
 return true;
 }
 function fast179(data){
-if(!(fast180(data) || fast234(data) || fast238(data))) return false;
-return true;
-}
-function fast177(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-for(const v178 in data){
-if(!fast179(data[v178])) return false;
+for(const v180 in data){
+if(!fast181(data[v180])) return false;
 }
 return true;
 }
-function fast174(data){
+function fast176(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v175 = data["_meta"];
-if(v175 !== undefined){
-if(!fast30(v175)) return false;
+{const v177 = data["_meta"];
+if(v177 !== undefined){
+if(!fast30(v177)) return false;
 }}
-{const v176 = data["inputRequests"];
-if(v176 !== undefined){
-if(!fast177(v176)) return false;
+{const v178 = data["inputRequests"];
+if(v178 !== undefined){
+if(!fast179(v178)) return false;
 }}
-{const v322 = data["requestState"];
-if(v322 !== undefined){
-if(!(typeof v322 == "string")) return false;
+{const v324 = data["requestState"];
+if(v324 !== undefined){
+if(!(typeof v324 == "string")) return false;
 }}
-{const v323 = data["resultType"];
-if(v323 === undefined) return false;
-if(!(typeof v323 == "string")) return false;
+{const v325 = data["resultType"];
+if(v325 === undefined) return false;
+if(!(typeof v325 == "string")) return false;
 }
 return true;
 }
-function fast170(data){
+function fast172(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v171 = data["id"];
-if(v171 === undefined) return false;
-if(!fast51(v171)) return false;
-}
-{const v172 = data["jsonrpc"];
-if(v172 === undefined) return false;
-if(!(typeof v172 == "string")) return false;
-if(!(v172 === "2.0")) return false;
-}
-{const v173 = data["result"];
+{const v173 = data["id"];
 if(v173 === undefined) return false;
-if(!(fast174(v173) || fast163(v173))) return false;
+if(!fast51(v173)) return false;
 }
+{const v174 = data["jsonrpc"];
+if(v174 === undefined) return false;
+if(!(typeof v174 == "string")) return false;
+if(!(v174 === "2.0")) return false;
+}
+{const v175 = data["result"];
+if(v175 === undefined) return false;
+if(!(fast176(v175) || fast165(v175))) return false;
+}
+return true;
+}
+function fast332(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v333 = data["io.modelcontextprotocol/subscriptionId"];
+if(v333 !== undefined){
+if(!fast51(v333)) return false;
+}}
 return true;
 }
 function fast330(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v331 = data["io.modelcontextprotocol/subscriptionId"];
+{const v331 = data["_meta"];
 if(v331 !== undefined){
-if(!fast51(v331)) return false;
+if(!fast332(v331)) return false;
 }}
-return true;
-}
-function fast328(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v329 = data["_meta"];
-if(v329 !== undefined){
-if(!fast330(v329)) return false;
+{const v334 = data["reason"];
+if(v334 !== undefined){
+if(!(typeof v334 == "string")) return false;
 }}
-{const v332 = data["reason"];
-if(v332 !== undefined){
-if(!(typeof v332 == "string")) return false;
-}}
-{const v333 = data["requestId"];
-if(v333 === undefined) return false;
-if(!fast51(v333)) return false;
-}
-return true;
-}
-function fast324(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v325 = data["jsonrpc"];
-if(v325 === undefined) return false;
-if(!(typeof v325 == "string")) return false;
-if(!(v325 === "2.0")) return false;
-}
-{const v326 = data["method"];
-if(v326 === undefined) return false;
-if(!(typeof v326 == "string")) return false;
-if(!(v326 === "notifications/cancelled")) return false;
-}
-{const v327 = data["params"];
-if(v327 === undefined) return false;
-if(!fast328(v327)) return false;
-}
-return true;
-}
-function fast334(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v335 = data["jsonrpc"];
+{const v335 = data["requestId"];
 if(v335 === undefined) return false;
-if(!(typeof v335 == "string")) return false;
-if(!(v335 === "2.0")) return false;
+if(!fast51(v335)) return false;
 }
-{const v336 = data["method"];
-if(v336 === undefined) return false;
-if(!(typeof v336 == "string")) return false;
-if(!(v336 === "notifications/cancelled")) return false;
+return true;
 }
-{const v337 = data["params"];
+function fast326(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v327 = data["jsonrpc"];
+if(v327 === undefined) return false;
+if(!(typeof v327 == "string")) return false;
+if(!(v327 === "2.0")) return false;
+}
+{const v328 = data["method"];
+if(v328 === undefined) return false;
+if(!(typeof v328 == "string")) return false;
+if(!(v328 === "notifications/cancelled")) return false;
+}
+{const v329 = data["params"];
+if(v329 === undefined) return false;
+if(!fast330(v329)) return false;
+}
+return true;
+}
+function fast336(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v337 = data["jsonrpc"];
 if(v337 === undefined) return false;
-if(!fast328(v337)) return false;
+if(!(typeof v337 == "string")) return false;
+if(!(v337 === "2.0")) return false;
 }
-return true;
+{const v338 = data["method"];
+if(v338 === undefined) return false;
+if(!(typeof v338 == "string")) return false;
+if(!(v338 === "notifications/cancelled")) return false;
 }
-function fast344(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v345 = data["_meta"];
-if(v345 === undefined) return false;
-if(!fast57(v345)) return false;
+{const v339 = data["params"];
+if(v339 === undefined) return false;
+if(!fast330(v339)) return false;
 }
-return true;
-}
-function fast339(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v340 = data["id"];
-if(v340 === undefined) return false;
-if(!fast51(v340)) return false;
-}
-{const v341 = data["jsonrpc"];
-if(v341 === undefined) return false;
-if(!(typeof v341 == "string")) return false;
-if(!(v341 === "2.0")) return false;
-}
-{const v342 = data["method"];
-if(v342 === undefined) return false;
-if(!(typeof v342 == "string")) return false;
-if(!(v342 === "server/discover")) return false;
-}
-{const v343 = data["params"];
-if(v343 === undefined) return false;
-if(!fast344(v343)) return false;
-}
-return true;
-}
-function fast351(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v352 = data["_meta"];
-if(v352 === undefined) return false;
-if(!fast57(v352)) return false;
-}
-{const v353 = data["cursor"];
-if(v353 !== undefined){
-if(!(typeof v353 == "string")) return false;
-}}
 return true;
 }
 function fast346(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v347 = data["id"];
+{const v347 = data["_meta"];
 if(v347 === undefined) return false;
-if(!fast51(v347)) return false;
+if(!fast57(v347)) return false;
 }
-{const v348 = data["jsonrpc"];
-if(v348 === undefined) return false;
-if(!(typeof v348 == "string")) return false;
-if(!(v348 === "2.0")) return false;
+return true;
 }
-{const v349 = data["method"];
+function fast341(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v342 = data["id"];
+if(v342 === undefined) return false;
+if(!fast51(v342)) return false;
+}
+{const v343 = data["jsonrpc"];
+if(v343 === undefined) return false;
+if(!(typeof v343 == "string")) return false;
+if(!(v343 === "2.0")) return false;
+}
+{const v344 = data["method"];
+if(v344 === undefined) return false;
+if(!(typeof v344 == "string")) return false;
+if(!(v344 === "server/discover")) return false;
+}
+{const v345 = data["params"];
+if(v345 === undefined) return false;
+if(!fast346(v345)) return false;
+}
+return true;
+}
+function fast353(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v354 = data["_meta"];
+if(v354 === undefined) return false;
+if(!fast57(v354)) return false;
+}
+{const v355 = data["cursor"];
+if(v355 !== undefined){
+if(!(typeof v355 == "string")) return false;
+}}
+return true;
+}
+function fast348(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v349 = data["id"];
 if(v349 === undefined) return false;
-if(!(typeof v349 == "string")) return false;
-if(!(v349 === "resources/list")) return false;
+if(!fast51(v349)) return false;
 }
-{const v350 = data["params"];
+{const v350 = data["jsonrpc"];
 if(v350 === undefined) return false;
-if(!fast351(v350)) return false;
+if(!(typeof v350 == "string")) return false;
+if(!(v350 === "2.0")) return false;
+}
+{const v351 = data["method"];
+if(v351 === undefined) return false;
+if(!(typeof v351 == "string")) return false;
+if(!(v351 === "resources/list")) return false;
+}
+{const v352 = data["params"];
+if(v352 === undefined) return false;
+if(!fast353(v352)) return false;
 }
 return true;
 }
-function fast354(data){
+function fast356(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v355 = data["id"];
-if(v355 === undefined) return false;
-if(!fast51(v355)) return false;
-}
-{const v356 = data["jsonrpc"];
-if(v356 === undefined) return false;
-if(!(typeof v356 == "string")) return false;
-if(!(v356 === "2.0")) return false;
-}
-{const v357 = data["method"];
+{const v357 = data["id"];
 if(v357 === undefined) return false;
-if(!(typeof v357 == "string")) return false;
-if(!(v357 === "resources/templates/list")) return false;
+if(!fast51(v357)) return false;
 }
-{const v358 = data["params"];
+{const v358 = data["jsonrpc"];
 if(v358 === undefined) return false;
-if(!fast351(v358)) return false;
+if(!(typeof v358 == "string")) return false;
+if(!(v358 === "2.0")) return false;
 }
-return true;
+{const v359 = data["method"];
+if(v359 === undefined) return false;
+if(!(typeof v359 == "string")) return false;
+if(!(v359 === "resources/templates/list")) return false;
 }
-function fast364(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v365 = data["_meta"];
-if(v365 === undefined) return false;
-if(!fast57(v365)) return false;
-}
-{const v366 = data["inputResponses"];
-if(v366 !== undefined){
-if(!fast86(v366)) return false;
-}}
-{const v367 = data["requestState"];
-if(v367 !== undefined){
-if(!(typeof v367 == "string")) return false;
-}}
-{const v368 = data["uri"];
-if(v368 === undefined) return false;
-if(!(typeof v368 == "string")) return false;
-if(!fastFormat22(v368)) return false;
-}
-return true;
-}
-function fast359(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v360 = data["id"];
+{const v360 = data["params"];
 if(v360 === undefined) return false;
-if(!fast51(v360)) return false;
-}
-{const v361 = data["jsonrpc"];
-if(v361 === undefined) return false;
-if(!(typeof v361 == "string")) return false;
-if(!(v361 === "2.0")) return false;
-}
-{const v362 = data["method"];
-if(v362 === undefined) return false;
-if(!(typeof v362 == "string")) return false;
-if(!(v362 === "resources/read")) return false;
-}
-{const v363 = data["params"];
-if(v363 === undefined) return false;
-if(!fast364(v363)) return false;
+if(!fast353(v360)) return false;
 }
 return true;
 }
-function fast377(data){
+function fast366(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v378 = data["promptsListChanged"];
-if(v378 !== undefined){
-if(!(typeof v378 == "boolean")) return false;
+{const v367 = data["_meta"];
+if(v367 === undefined) return false;
+if(!fast57(v367)) return false;
+}
+{const v368 = data["inputResponses"];
+if(v368 !== undefined){
+if(!fast86(v368)) return false;
 }}
-{const v379 = data["resourceSubscriptions"];
-if(v379 !== undefined){
-if(!(Array.isArray(v379))) return false;
-for(let v380 = 0; v380 < v379.length; v380++){
-if(!(typeof v379[v380] == "string")) return false;
-}
+{const v369 = data["requestState"];
+if(v369 !== undefined){
+if(!(typeof v369 == "string")) return false;
 }}
-{const v381 = data["resourcesListChanged"];
-if(v381 !== undefined){
-if(!(typeof v381 == "boolean")) return false;
-}}
-{const v382 = data["toolsListChanged"];
-if(v382 !== undefined){
-if(!(typeof v382 == "boolean")) return false;
-}}
-return true;
-}
-function fast374(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v375 = data["_meta"];
-if(v375 === undefined) return false;
-if(!fast57(v375)) return false;
-}
-{const v376 = data["notifications"];
-if(v376 === undefined) return false;
-if(!fast377(v376)) return false;
-}
-return true;
-}
-function fast369(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v370 = data["id"];
+{const v370 = data["uri"];
 if(v370 === undefined) return false;
-if(!fast51(v370)) return false;
+if(!(typeof v370 == "string")) return false;
+if(!fastFormat22(v370)) return false;
 }
-{const v371 = data["jsonrpc"];
-if(v371 === undefined) return false;
-if(!(typeof v371 == "string")) return false;
-if(!(v371 === "2.0")) return false;
+return true;
 }
-{const v372 = data["method"];
+function fast361(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v362 = data["id"];
+if(v362 === undefined) return false;
+if(!fast51(v362)) return false;
+}
+{const v363 = data["jsonrpc"];
+if(v363 === undefined) return false;
+if(!(typeof v363 == "string")) return false;
+if(!(v363 === "2.0")) return false;
+}
+{const v364 = data["method"];
+if(v364 === undefined) return false;
+if(!(typeof v364 == "string")) return false;
+if(!(v364 === "resources/read")) return false;
+}
+{const v365 = data["params"];
+if(v365 === undefined) return false;
+if(!fast366(v365)) return false;
+}
+return true;
+}
+function fast379(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v380 = data["promptsListChanged"];
+if(v380 !== undefined){
+if(!(typeof v380 == "boolean")) return false;
+}}
+{const v381 = data["resourceSubscriptions"];
+if(v381 !== undefined){
+if(!(Array.isArray(v381))) return false;
+for(let v382 = 0; v382 < v381.length; v382++){
+if(!(typeof v381[v382] == "string")) return false;
+}
+}}
+{const v383 = data["resourcesListChanged"];
+if(v383 !== undefined){
+if(!(typeof v383 == "boolean")) return false;
+}}
+{const v384 = data["toolsListChanged"];
+if(v384 !== undefined){
+if(!(typeof v384 == "boolean")) return false;
+}}
+return true;
+}
+function fast376(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v377 = data["_meta"];
+if(v377 === undefined) return false;
+if(!fast57(v377)) return false;
+}
+{const v378 = data["notifications"];
+if(v378 === undefined) return false;
+if(!fast379(v378)) return false;
+}
+return true;
+}
+function fast371(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v372 = data["id"];
 if(v372 === undefined) return false;
-if(!(typeof v372 == "string")) return false;
-if(!(v372 === "subscriptions/listen")) return false;
+if(!fast51(v372)) return false;
 }
-{const v373 = data["params"];
+{const v373 = data["jsonrpc"];
 if(v373 === undefined) return false;
-if(!fast374(v373)) return false;
+if(!(typeof v373 == "string")) return false;
+if(!(v373 === "2.0")) return false;
+}
+{const v374 = data["method"];
+if(v374 === undefined) return false;
+if(!(typeof v374 == "string")) return false;
+if(!(v374 === "subscriptions/listen")) return false;
+}
+{const v375 = data["params"];
+if(v375 === undefined) return false;
+if(!fast376(v375)) return false;
 }
 return true;
 }
-function fast383(data){
+function fast385(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v384 = data["id"];
-if(v384 === undefined) return false;
-if(!fast51(v384)) return false;
-}
-{const v385 = data["jsonrpc"];
-if(v385 === undefined) return false;
-if(!(typeof v385 == "string")) return false;
-if(!(v385 === "2.0")) return false;
-}
-{const v386 = data["method"];
+{const v386 = data["id"];
 if(v386 === undefined) return false;
-if(!(typeof v386 == "string")) return false;
-if(!(v386 === "prompts/list")) return false;
+if(!fast51(v386)) return false;
 }
-{const v387 = data["params"];
+{const v387 = data["jsonrpc"];
 if(v387 === undefined) return false;
-if(!fast351(v387)) return false;
+if(!(typeof v387 == "string")) return false;
+if(!(v387 === "2.0")) return false;
 }
-return true;
+{const v388 = data["method"];
+if(v388 === undefined) return false;
+if(!(typeof v388 == "string")) return false;
+if(!(v388 === "prompts/list")) return false;
 }
-function fast393(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v394 = data["_meta"];
-if(v394 === undefined) return false;
-if(!fast57(v394)) return false;
-}
-{const v395 = data["arguments"];
-if(v395 !== undefined){
-if(!((v395 && typeof v395 == "object" && !Array.isArray(v395)))) return false;
-for(const v396 in v395){
-if(!(typeof v395[v396] == "string")) return false;
-}
-}}
-{const v397 = data["inputResponses"];
-if(v397 !== undefined){
-if(!fast86(v397)) return false;
-}}
-{const v398 = data["name"];
-if(v398 === undefined) return false;
-if(!(typeof v398 == "string")) return false;
-}
-{const v399 = data["requestState"];
-if(v399 !== undefined){
-if(!(typeof v399 == "string")) return false;
-}}
-return true;
-}
-function fast388(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v389 = data["id"];
+{const v389 = data["params"];
 if(v389 === undefined) return false;
-if(!fast51(v389)) return false;
-}
-{const v390 = data["jsonrpc"];
-if(v390 === undefined) return false;
-if(!(typeof v390 == "string")) return false;
-if(!(v390 === "2.0")) return false;
-}
-{const v391 = data["method"];
-if(v391 === undefined) return false;
-if(!(typeof v391 == "string")) return false;
-if(!(v391 === "prompts/get")) return false;
-}
-{const v392 = data["params"];
-if(v392 === undefined) return false;
-if(!fast393(v392)) return false;
+if(!fast353(v389)) return false;
 }
 return true;
 }
-function fast400(data){
+function fast395(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v401 = data["id"];
-if(v401 === undefined) return false;
-if(!fast51(v401)) return false;
+{const v396 = data["_meta"];
+if(v396 === undefined) return false;
+if(!fast57(v396)) return false;
 }
-{const v402 = data["jsonrpc"];
-if(v402 === undefined) return false;
-if(!(typeof v402 == "string")) return false;
-if(!(v402 === "2.0")) return false;
+{const v397 = data["arguments"];
+if(v397 !== undefined){
+if(!((v397 && typeof v397 == "object" && !Array.isArray(v397)))) return false;
+for(const v398 in v397){
+if(!(typeof v397[v398] == "string")) return false;
 }
-{const v403 = data["method"];
-if(v403 === undefined) return false;
-if(!(typeof v403 == "string")) return false;
-if(!(v403 === "tools/list")) return false;
-}
-{const v404 = data["params"];
-if(v404 === undefined) return false;
-if(!fast351(v404)) return false;
-}
-return true;
-}
-function fast419(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v420 = data["name"];
-if(v420 === undefined) return false;
-if(!(typeof v420 == "string")) return false;
-}
-{const v421 = data["title"];
-if(v421 !== undefined){
-if(!(typeof v421 == "string")) return false;
 }}
-{const v422 = data["type"];
+{const v399 = data["inputResponses"];
+if(v399 !== undefined){
+if(!fast86(v399)) return false;
+}}
+{const v400 = data["name"];
+if(v400 === undefined) return false;
+if(!(typeof v400 == "string")) return false;
+}
+{const v401 = data["requestState"];
+if(v401 !== undefined){
+if(!(typeof v401 == "string")) return false;
+}}
+return true;
+}
+function fast390(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v391 = data["id"];
+if(v391 === undefined) return false;
+if(!fast51(v391)) return false;
+}
+{const v392 = data["jsonrpc"];
+if(v392 === undefined) return false;
+if(!(typeof v392 == "string")) return false;
+if(!(v392 === "2.0")) return false;
+}
+{const v393 = data["method"];
+if(v393 === undefined) return false;
+if(!(typeof v393 == "string")) return false;
+if(!(v393 === "prompts/get")) return false;
+}
+{const v394 = data["params"];
+if(v394 === undefined) return false;
+if(!fast395(v394)) return false;
+}
+return true;
+}
+function fast402(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v403 = data["id"];
+if(v403 === undefined) return false;
+if(!fast51(v403)) return false;
+}
+{const v404 = data["jsonrpc"];
+if(v404 === undefined) return false;
+if(!(typeof v404 == "string")) return false;
+if(!(v404 === "2.0")) return false;
+}
+{const v405 = data["method"];
+if(v405 === undefined) return false;
+if(!(typeof v405 == "string")) return false;
+if(!(v405 === "tools/list")) return false;
+}
+{const v406 = data["params"];
+if(v406 === undefined) return false;
+if(!fast353(v406)) return false;
+}
+return true;
+}
+function fast421(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v422 = data["name"];
 if(v422 === undefined) return false;
 if(!(typeof v422 == "string")) return false;
-if(!(v422 === "ref/prompt")) return false;
 }
-return true;
-}
-function fast423(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v423 = data["title"];
+if(v423 !== undefined){
+if(!(typeof v423 == "string")) return false;
+}}
 {const v424 = data["type"];
 if(v424 === undefined) return false;
 if(!(typeof v424 == "string")) return false;
-if(!(v424 === "ref/resource")) return false;
-}
-{const v425 = data["uri"];
-if(v425 === undefined) return false;
-if(!(typeof v425 == "string")) return false;
-if(!fastFormat426.test(v425)) return false;
+if(!(v424 === "ref/prompt")) return false;
 }
 return true;
 }
-function fast410(data){
+function fast425(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v411 = data["_meta"];
-if(v411 === undefined) return false;
-if(!fast57(v411)) return false;
+{const v426 = data["type"];
+if(v426 === undefined) return false;
+if(!(typeof v426 == "string")) return false;
+if(!(v426 === "ref/resource")) return false;
 }
-{const v412 = data["argument"];
-if(v412 === undefined) return false;
-if(!((v412 && typeof v412 == "object" && !Array.isArray(v412)))) return false;
-{const v413 = v412["name"];
+{const v427 = data["uri"];
+if(v427 === undefined) return false;
+if(!(typeof v427 == "string")) return false;
+if(!fastFormat428.test(v427)) return false;
+}
+return true;
+}
+function fast412(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v413 = data["_meta"];
 if(v413 === undefined) return false;
-if(!(typeof v413 == "string")) return false;
+if(!fast57(v413)) return false;
 }
-{const v414 = v412["value"];
+{const v414 = data["argument"];
 if(v414 === undefined) return false;
-if(!(typeof v414 == "string")) return false;
+if(!((v414 && typeof v414 == "object" && !Array.isArray(v414)))) return false;
+{const v415 = v414["name"];
+if(v415 === undefined) return false;
+if(!(typeof v415 == "string")) return false;
+}
+{const v416 = v414["value"];
+if(v416 === undefined) return false;
+if(!(typeof v416 == "string")) return false;
 }
 }
-{const v415 = data["context"];
-if(v415 !== undefined){
-if(!((v415 && typeof v415 == "object" && !Array.isArray(v415)))) return false;
-{const v416 = v415["arguments"];
-if(v416 !== undefined){
-if(!((v416 && typeof v416 == "object" && !Array.isArray(v416)))) return false;
-for(const v417 in v416){
-if(!(typeof v416[v417] == "string")) return false;
+{const v417 = data["context"];
+if(v417 !== undefined){
+if(!((v417 && typeof v417 == "object" && !Array.isArray(v417)))) return false;
+{const v418 = v417["arguments"];
+if(v418 !== undefined){
+if(!((v418 && typeof v418 == "object" && !Array.isArray(v418)))) return false;
+for(const v419 in v418){
+if(!(typeof v418[v419] == "string")) return false;
 }
 }}
 }}
-{const v418 = data["ref"];
-if(v418 === undefined) return false;
-if(!(fast419(v418) || fast423(v418))) return false;
+{const v420 = data["ref"];
+if(v420 === undefined) return false;
+if(!(fast421(v420) || fast425(v420))) return false;
 }
 return true;
 }
-function fast405(data){
+function fast407(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v406 = data["id"];
-if(v406 === undefined) return false;
-if(!fast51(v406)) return false;
-}
-{const v407 = data["jsonrpc"];
-if(v407 === undefined) return false;
-if(!(typeof v407 == "string")) return false;
-if(!(v407 === "2.0")) return false;
-}
-{const v408 = data["method"];
+{const v408 = data["id"];
 if(v408 === undefined) return false;
-if(!(typeof v408 == "string")) return false;
-if(!(v408 === "completion/complete")) return false;
+if(!fast51(v408)) return false;
 }
-{const v409 = data["params"];
+{const v409 = data["jsonrpc"];
 if(v409 === undefined) return false;
-if(!fast410(v409)) return false;
+if(!(typeof v409 == "string")) return false;
+if(!(v409 === "2.0")) return false;
+}
+{const v410 = data["method"];
+if(v410 === undefined) return false;
+if(!(typeof v410 == "string")) return false;
+if(!(v410 === "completion/complete")) return false;
+}
+{const v411 = data["params"];
+if(v411 === undefined) return false;
+if(!fast412(v411)) return false;
 }
 return true;
 }
-function fast338(data){
-if(!(fast339(data) || fast346(data) || fast354(data) || fast359(data) || fast369(data) || fast383(data) || fast388(data) || fast400(data) || fast49(data) || fast405(data))) return false;
+function fast340(data){
+if(!(fast341(data) || fast348(data) || fast356(data) || fast361(data) || fast371(data) || fast385(data) || fast390(data) || fast402(data) || fast49(data) || fast407(data))) return false;
 return true;
 }
-function fast428(data){
+function fast430(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v429 = data["_meta"];
-if(v429 !== undefined){
-if(!fast30(v429)) return false;
+{const v431 = data["_meta"];
+if(v431 !== undefined){
+if(!fast30(v431)) return false;
 }}
-{const v430 = data["resultType"];
-if(v430 === undefined) return false;
-if(!(typeof v430 == "string")) return false;
+{const v432 = data["resultType"];
+if(v432 === undefined) return false;
+if(!(typeof v432 == "string")) return false;
 }
 
 return true;
 }
-function fast427(data){
-if(!fast428(data)) return false;
+function fast429(data){
+if(!fast430(data)) return false;
 return true;
 }
-function fast432(data){
+function fast434(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v433 = data["_meta"];
-if(v433 !== undefined){
-if(!fast30(v433)) return false;
-}}
-{const v434 = data["completion"];
-if(v434 === undefined) return false;
-if(!((v434 && typeof v434 == "object" && !Array.isArray(v434)))) return false;
-{const v435 = v434["hasMore"];
+{const v435 = data["_meta"];
 if(v435 !== undefined){
-if(!(typeof v435 == "boolean")) return false;
+if(!fast30(v435)) return false;
 }}
-{const v436 = v434["total"];
-if(v436 !== undefined){
-if(!(Number.isInteger(v436))) return false;
+{const v436 = data["completion"];
+if(v436 === undefined) return false;
+if(!((v436 && typeof v436 == "object" && !Array.isArray(v436)))) return false;
+{const v437 = v436["hasMore"];
+if(v437 !== undefined){
+if(!(typeof v437 == "boolean")) return false;
 }}
-{const v437 = v434["values"];
-if(v437 === undefined) return false;
-if(!(Array.isArray(v437))) return false;
-if(v437.length > 100) return false;
-for(let v438 = 0; v438 < v437.length; v438++){
-if(!(typeof v437[v438] == "string")) return false;
-}
-}
-}
-{const v439 = data["resultType"];
+{const v438 = v436["total"];
+if(v438 !== undefined){
+if(!(Number.isInteger(v438))) return false;
+}}
+{const v439 = v436["values"];
 if(v439 === undefined) return false;
-if(!(typeof v439 == "string")) return false;
+if(!(Array.isArray(v439))) return false;
+if(v439.length > 100) return false;
+for(let v440 = 0; v440 < v439.length; v440++){
+if(!(typeof v439[v440] == "string")) return false;
 }
-return true;
 }
-function fast440(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v441 = data["id"];
+}
+{const v441 = data["resultType"];
 if(v441 === undefined) return false;
-if(!fast51(v441)) return false;
-}
-{const v442 = data["jsonrpc"];
-if(v442 === undefined) return false;
-if(!(typeof v442 == "string")) return false;
-if(!(v442 === "2.0")) return false;
-}
-{const v443 = data["result"];
-if(v443 === undefined) return false;
-if(!fast432(v443)) return false;
+if(!(typeof v441 == "string")) return false;
 }
 return true;
 }
-function fast444(data){
+function fast442(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v443 = data["id"];
+if(v443 === undefined) return false;
+if(!fast51(v443)) return false;
+}
+{const v444 = data["jsonrpc"];
+if(v444 === undefined) return false;
+if(!(typeof v444 == "string")) return false;
+if(!(v444 === "2.0")) return false;
+}
+{const v445 = data["result"];
+if(v445 === undefined) return false;
+if(!fast434(v445)) return false;
+}
+return true;
+}
+function fast446(data){
 if(!(typeof data == "string")) return false;
 return true;
 }
-function fast449(data){
+function fast451(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v450 = data["completions"];
-if(v450 !== undefined){
-if(!fast62(v450)) return false;
+{const v452 = data["completions"];
+if(v452 !== undefined){
+if(!fast62(v452)) return false;
 }}
-{const v451 = data["experimental"];
-if(v451 !== undefined){
-if(!((v451 && typeof v451 == "object" && !Array.isArray(v451)))) return false;
-for(const v452 in v451){
-if(!fast62(v451[v452])) return false;
-}
-}}
-{const v453 = data["extensions"];
+{const v453 = data["experimental"];
 if(v453 !== undefined){
 if(!((v453 && typeof v453 == "object" && !Array.isArray(v453)))) return false;
 for(const v454 in v453){
 if(!fast62(v453[v454])) return false;
 }
 }}
-{const v455 = data["logging"];
+{const v455 = data["extensions"];
 if(v455 !== undefined){
-if(!fast62(v455)) return false;
+if(!((v455 && typeof v455 == "object" && !Array.isArray(v455)))) return false;
+for(const v456 in v455){
+if(!fast62(v455[v456])) return false;
+}
 }}
-{const v456 = data["prompts"];
-if(v456 !== undefined){
-if(!((v456 && typeof v456 == "object" && !Array.isArray(v456)))) return false;
-{const v457 = v456["listChanged"];
+{const v457 = data["logging"];
 if(v457 !== undefined){
-if(!(typeof v457 == "boolean")) return false;
+if(!fast62(v457)) return false;
 }}
-}}
-{const v458 = data["resources"];
+{const v458 = data["prompts"];
 if(v458 !== undefined){
 if(!((v458 && typeof v458 == "object" && !Array.isArray(v458)))) return false;
 {const v459 = v458["listChanged"];
 if(v459 !== undefined){
 if(!(typeof v459 == "boolean")) return false;
 }}
-{const v460 = v458["subscribe"];
+}}
+{const v460 = data["resources"];
 if(v460 !== undefined){
-if(!(typeof v460 == "boolean")) return false;
-}}
-}}
-{const v461 = data["tools"];
+if(!((v460 && typeof v460 == "object" && !Array.isArray(v460)))) return false;
+{const v461 = v460["listChanged"];
 if(v461 !== undefined){
-if(!((v461 && typeof v461 == "object" && !Array.isArray(v461)))) return false;
-{const v462 = v461["listChanged"];
+if(!(typeof v461 == "boolean")) return false;
+}}
+{const v462 = v460["subscribe"];
 if(v462 !== undefined){
 if(!(typeof v462 == "boolean")) return false;
 }}
 }}
-return true;
-}
-function fast445(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v446 = data["_meta"];
-if(v446 !== undefined){
-if(!fast30(v446)) return false;
-}}
-{const v447 = data["cacheScope"];
-if(v447 === undefined) return false;
-if(!(typeof v447 == "string")) return false;
-if(!(v447 === "private" || v447 === "public")) return false;
-}
-{const v448 = data["capabilities"];
-if(v448 === undefined) return false;
-if(!fast449(v448)) return false;
-}
-{const v463 = data["instructions"];
+{const v463 = data["tools"];
 if(v463 !== undefined){
-if(!(typeof v463 == "string")) return false;
+if(!((v463 && typeof v463 == "object" && !Array.isArray(v463)))) return false;
+{const v464 = v463["listChanged"];
+if(v464 !== undefined){
+if(!(typeof v464 == "boolean")) return false;
 }}
-{const v464 = data["resultType"];
-if(v464 === undefined) return false;
-if(!(typeof v464 == "string")) return false;
-}
-{const v465 = data["supportedVersions"];
-if(v465 === undefined) return false;
-if(!(Array.isArray(v465))) return false;
-for(let v466 = 0; v466 < v465.length; v466++){
-if(!(typeof v465[v466] == "string")) return false;
-}
-}
-{const v467 = data["ttlMs"];
-if(v467 === undefined) return false;
-if(!(Number.isInteger(v467))) return false;
-if((!(v467 >= 0))) return false;
-}
+}}
 return true;
 }
-function fast468(data){
+function fast447(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v469 = data["id"];
+{const v448 = data["_meta"];
+if(v448 !== undefined){
+if(!fast30(v448)) return false;
+}}
+{const v449 = data["cacheScope"];
+if(v449 === undefined) return false;
+if(!(typeof v449 == "string")) return false;
+if(!(v449 === "private" || v449 === "public")) return false;
+}
+{const v450 = data["capabilities"];
+if(v450 === undefined) return false;
+if(!fast451(v450)) return false;
+}
+{const v465 = data["instructions"];
+if(v465 !== undefined){
+if(!(typeof v465 == "string")) return false;
+}}
+{const v466 = data["resultType"];
+if(v466 === undefined) return false;
+if(!(typeof v466 == "string")) return false;
+}
+{const v467 = data["supportedVersions"];
+if(v467 === undefined) return false;
+if(!(Array.isArray(v467))) return false;
+for(let v468 = 0; v468 < v467.length; v468++){
+if(!(typeof v467[v468] == "string")) return false;
+}
+}
+{const v469 = data["ttlMs"];
 if(v469 === undefined) return false;
-if(!fast51(v469)) return false;
+if(!(Number.isInteger(v469))) return false;
+if((!(v469 >= 0))) return false;
 }
-{const v470 = data["jsonrpc"];
-if(v470 === undefined) return false;
-if(!(typeof v470 == "string")) return false;
-if(!(v470 === "2.0")) return false;
+return true;
 }
-{const v471 = data["result"];
+function fast470(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v471 = data["id"];
 if(v471 === undefined) return false;
-if(!fast445(v471)) return false;
+if(!fast51(v471)) return false;
 }
-return true;
+{const v472 = data["jsonrpc"];
+if(v472 === undefined) return false;
+if(!(typeof v472 == "string")) return false;
+if(!(v472 === "2.0")) return false;
 }
-function fast472(data){
-if(!fast428(data)) return false;
-return true;
+{const v473 = data["result"];
+if(v473 === undefined) return false;
+if(!fast447(v473)) return false;
 }
-function fast473(data){
-if(!(fast265(data) || fast272(data) || fast281(data) || fast293(data) || fast306(data))) return false;
 return true;
 }
 function fast474(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v475 = data["code"];
-if(v475 === undefined) return false;
-if(!(Number.isInteger(v475))) return false;
+if(!fast430(data)) return false;
+return true;
 }
-{const v477 = data["message"];
+function fast475(data){
+if(!(fast267(data) || fast274(data) || fast283(data) || fast295(data) || fast308(data))) return false;
+return true;
+}
+function fast476(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v477 = data["code"];
 if(v477 === undefined) return false;
-if(!(typeof v477 == "string")) return false;
+if(!(Number.isInteger(v477))) return false;
+}
+{const v479 = data["message"];
+if(v479 === undefined) return false;
+if(!(typeof v479 == "string")) return false;
 }
 return true;
 }
-function fast483(data){
+function fast485(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v484 = data["content"];
-if(v484 === undefined) return false;
-if(!fast114(v484)) return false;
-}
-{const v485 = data["role"];
-if(v485 === undefined) return false;
-if(!fast3(v485)) return false;
-}
-return true;
-}
-function fast478(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v479 = data["_meta"];
-if(v479 !== undefined){
-if(!fast30(v479)) return false;
-}}
-{const v480 = data["description"];
-if(v480 !== undefined){
-if(!(typeof v480 == "string")) return false;
-}}
-{const v481 = data["messages"];
-if(v481 === undefined) return false;
-if(!(Array.isArray(v481))) return false;
-for(let v482 = 0; v482 < v481.length; v482++){
-if(!fast483(v481[v482])) return false;
-}
-}
-{const v486 = data["resultType"];
+{const v486 = data["content"];
 if(v486 === undefined) return false;
-if(!(typeof v486 == "string")) return false;
+if(!fast114(v486)) return false;
+}
+{const v487 = data["role"];
+if(v487 === undefined) return false;
+if(!fast3(v487)) return false;
 }
 return true;
 }
-function fast487(data){
+function fast480(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v488 = data["id"];
+{const v481 = data["_meta"];
+if(v481 !== undefined){
+if(!fast30(v481)) return false;
+}}
+{const v482 = data["description"];
+if(v482 !== undefined){
+if(!(typeof v482 == "string")) return false;
+}}
+{const v483 = data["messages"];
+if(v483 === undefined) return false;
+if(!(Array.isArray(v483))) return false;
+for(let v484 = 0; v484 < v483.length; v484++){
+if(!fast485(v483[v484])) return false;
+}
+}
+{const v488 = data["resultType"];
 if(v488 === undefined) return false;
-if(!fast51(v488)) return false;
+if(!(typeof v488 == "string")) return false;
 }
-{const v489 = data["jsonrpc"];
-if(v489 === undefined) return false;
-if(!(typeof v489 == "string")) return false;
-if(!(v489 === "2.0")) return false;
+return true;
 }
-{const v490 = data["result"];
+function fast489(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v490 = data["id"];
 if(v490 === undefined) return false;
-if(!(fast174(v490) || fast478(v490))) return false;
+if(!fast51(v490)) return false;
 }
-return true;
+{const v491 = data["jsonrpc"];
+if(v491 === undefined) return false;
+if(!(typeof v491 == "string")) return false;
+if(!(v491 === "2.0")) return false;
 }
-function fast491(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v492 = data["error"];
+{const v492 = data["result"];
 if(v492 === undefined) return false;
-if(!((v492 && typeof v492 == "object" && !Array.isArray(v492)))) return false;
-{const v493 = v492["code"];
-if(v493 === undefined) return false;
-if(!(Number.isInteger(v493))) return false;
+if(!(fast176(v492) || fast480(v492))) return false;
 }
-{const v495 = v492["message"];
+return true;
+}
+function fast493(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v494 = data["error"];
+if(v494 === undefined) return false;
+if(!((v494 && typeof v494 == "object" && !Array.isArray(v494)))) return false;
+{const v495 = v494["code"];
 if(v495 === undefined) return false;
-if(!(typeof v495 == "string")) return false;
+if(!(Number.isInteger(v495))) return false;
 }
-if(!((v492 && typeof v492 == "object" && !Array.isArray(v492)))) return false;
-{const v496 = v492["code"];
-if(v496 === undefined) return false;
-if(!(Number.isInteger(v496))) return false;
-if(!(v496 === -32020)) return false;
+{const v497 = v494["message"];
+if(v497 === undefined) return false;
+if(!(typeof v497 == "string")) return false;
 }
-}
-{const v497 = data["id"];
-if(v497 !== undefined){
-if(!fast51(v497)) return false;
-}}
-{const v498 = data["jsonrpc"];
+if(!((v494 && typeof v494 == "object" && !Array.isArray(v494)))) return false;
+{const v498 = v494["code"];
 if(v498 === undefined) return false;
-if(!(typeof v498 == "string")) return false;
-if(!(v498 === "2.0")) return false;
+if(!(Number.isInteger(v498))) return false;
+if(!(v498 === -32020)) return false;
+}
+}
+{const v499 = data["id"];
+if(v499 !== undefined){
+if(!fast51(v499)) return false;
+}}
+{const v500 = data["jsonrpc"];
+if(v500 === undefined) return false;
+if(!(typeof v500 == "string")) return false;
+if(!(v500 === "2.0")) return false;
 }
 return true;
 }
-function fast499(data){
+function fast501(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v500 = data["icons"];
-if(v500 !== undefined){
-if(!(Array.isArray(v500))) return false;
-for(let v501 = 0; v501 < v500.length; v501++){
-if(!fast36(v500[v501])) return false;
+{const v502 = data["icons"];
+if(v502 !== undefined){
+if(!(Array.isArray(v502))) return false;
+for(let v503 = 0; v503 < v502.length; v503++){
+if(!fast36(v502[v503])) return false;
 }
 }}
 return true;
 }
-function fast502(data){
+function fast504(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v503 = data["_meta"];
-if(v503 === undefined) return false;
-if(!fast57(v503)) return false;
+{const v505 = data["_meta"];
+if(v505 === undefined) return false;
+if(!fast57(v505)) return false;
 }
-{const v504 = data["inputResponses"];
-if(v504 !== undefined){
-if(!fast86(v504)) return false;
+{const v506 = data["inputResponses"];
+if(v506 !== undefined){
+if(!fast86(v506)) return false;
 }}
-{const v505 = data["requestState"];
-if(v505 !== undefined){
-if(!(typeof v505 == "string")) return false;
+{const v507 = data["requestState"];
+if(v507 !== undefined){
+if(!(typeof v507 == "string")) return false;
 }}
 return true;
 }
-function fast506(data){
+function fast508(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v507 = data["code"];
-if(v507 === undefined) return false;
-if(!(Number.isInteger(v507))) return false;
-if(!(v507 === -32603)) return false;
-}
-{const v509 = data["message"];
+{const v509 = data["code"];
 if(v509 === undefined) return false;
-if(!(typeof v509 == "string")) return false;
+if(!(Number.isInteger(v509))) return false;
+if(!(v509 === -32603)) return false;
 }
-return true;
-}
-function fast510(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v511 = data["code"];
+{const v511 = data["message"];
 if(v511 === undefined) return false;
-if(!(Number.isInteger(v511))) return false;
-if(!(v511 === -32602)) return false;
+if(!(typeof v511 == "string")) return false;
 }
-{const v513 = data["message"];
+return true;
+}
+function fast512(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v513 = data["code"];
 if(v513 === undefined) return false;
-if(!(typeof v513 == "string")) return false;
+if(!(Number.isInteger(v513))) return false;
+if(!(v513 === -32602)) return false;
 }
-return true;
-}
-function fast514(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v515 = data["code"];
+{const v515 = data["message"];
 if(v515 === undefined) return false;
-if(!(Number.isInteger(v515))) return false;
-if(!(v515 === -32600)) return false;
+if(!(typeof v515 == "string")) return false;
 }
-{const v517 = data["message"];
+return true;
+}
+function fast516(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v517 = data["code"];
 if(v517 === undefined) return false;
-if(!(typeof v517 == "string")) return false;
+if(!(Number.isInteger(v517))) return false;
+if(!(v517 === -32600)) return false;
 }
-return true;
-}
-function fast518(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v519 = data["error"];
+{const v519 = data["message"];
 if(v519 === undefined) return false;
-if(!fast474(v519)) return false;
+if(!(typeof v519 == "string")) return false;
 }
-{const v520 = data["id"];
-if(v520 !== undefined){
-if(!fast51(v520)) return false;
-}}
-{const v521 = data["jsonrpc"];
+return true;
+}
+function fast520(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v521 = data["error"];
 if(v521 === undefined) return false;
-if(!(typeof v521 == "string")) return false;
-if(!(v521 === "2.0")) return false;
+if(!fast476(v521)) return false;
+}
+{const v522 = data["id"];
+if(v522 !== undefined){
+if(!fast51(v522)) return false;
+}}
+{const v523 = data["jsonrpc"];
+if(v523 === undefined) return false;
+if(!(typeof v523 == "string")) return false;
+if(!(v523 === "2.0")) return false;
 }
 return true;
 }
-function fast523(data){
+function fast525(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v524 = data["id"];
-if(v524 === undefined) return false;
-if(!fast51(v524)) return false;
-}
-{const v525 = data["jsonrpc"];
-if(v525 === undefined) return false;
-if(!(typeof v525 == "string")) return false;
-if(!(v525 === "2.0")) return false;
-}
-{const v526 = data["method"];
+{const v526 = data["id"];
 if(v526 === undefined) return false;
-if(!(typeof v526 == "string")) return false;
+if(!fast51(v526)) return false;
 }
-{const v527 = data["params"];
-if(v527 !== undefined){
-if(!((v527 && typeof v527 == "object" && !Array.isArray(v527)))) return false;
+{const v527 = data["jsonrpc"];
+if(v527 === undefined) return false;
+if(!(typeof v527 == "string")) return false;
+if(!(v527 === "2.0")) return false;
+}
+{const v528 = data["method"];
+if(v528 === undefined) return false;
+if(!(typeof v528 == "string")) return false;
+}
+{const v529 = data["params"];
+if(v529 !== undefined){
+if(!((v529 && typeof v529 == "object" && !Array.isArray(v529)))) return false;
 
 }}
 return true;
 }
-function fast529(data){
+function fast531(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v530 = data["jsonrpc"];
-if(v530 === undefined) return false;
-if(!(typeof v530 == "string")) return false;
-if(!(v530 === "2.0")) return false;
+{const v532 = data["jsonrpc"];
+if(v532 === undefined) return false;
+if(!(typeof v532 == "string")) return false;
+if(!(v532 === "2.0")) return false;
 }
-{const v531 = data["method"];
-if(v531 === undefined) return false;
-if(!(typeof v531 == "string")) return false;
+{const v533 = data["method"];
+if(v533 === undefined) return false;
+if(!(typeof v533 == "string")) return false;
 }
-{const v532 = data["params"];
-if(v532 !== undefined){
-if(!((v532 && typeof v532 == "object" && !Array.isArray(v532)))) return false;
+{const v534 = data["params"];
+if(v534 !== undefined){
+if(!((v534 && typeof v534 == "object" && !Array.isArray(v534)))) return false;
 
 }}
 return true;
 }
-function fast534(data){
+function fast536(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v535 = data["id"];
-if(v535 === undefined) return false;
-if(!fast51(v535)) return false;
-}
-{const v536 = data["jsonrpc"];
-if(v536 === undefined) return false;
-if(!(typeof v536 == "string")) return false;
-if(!(v536 === "2.0")) return false;
-}
-{const v537 = data["result"];
+{const v537 = data["id"];
 if(v537 === undefined) return false;
-if(!fast428(v537)) return false;
+if(!fast51(v537)) return false;
+}
+{const v538 = data["jsonrpc"];
+if(v538 === undefined) return false;
+if(!(typeof v538 == "string")) return false;
+if(!(v538 === "2.0")) return false;
+}
+{const v539 = data["result"];
+if(v539 === undefined) return false;
+if(!fast430(v539)) return false;
 }
 return true;
 }
-function fast522(data){
-if(!(fast523(data) || fast529(data) || fast534(data) || fast518(data))) return false;
+function fast524(data){
+if(!(fast525(data) || fast531(data) || fast536(data) || fast520(data))) return false;
 return true;
 }
-function fast538(data){
-if(!(fast534(data) || fast518(data))) return false;
+function fast540(data){
+if(!(fast536(data) || fast520(data))) return false;
 return true;
 }
-function fast549(data){
+function fast551(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v550 = data["description"];
-if(v550 !== undefined){
-if(!(typeof v550 == "string")) return false;
-}}
-{const v551 = data["name"];
-if(v551 === undefined) return false;
-if(!(typeof v551 == "string")) return false;
-}
-{const v552 = data["required"];
+{const v552 = data["description"];
 if(v552 !== undefined){
-if(!(typeof v552 == "boolean")) return false;
+if(!(typeof v552 == "string")) return false;
 }}
-{const v553 = data["title"];
-if(v553 !== undefined){
+{const v553 = data["name"];
+if(v553 === undefined) return false;
 if(!(typeof v553 == "string")) return false;
-}}
-return true;
 }
-function fast545(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v546 = data["_meta"];
-if(v546 !== undefined){
-if(!fast8(v546)) return false;
-}}
-{const v547 = data["arguments"];
-if(v547 !== undefined){
-if(!(Array.isArray(v547))) return false;
-for(let v548 = 0; v548 < v547.length; v548++){
-if(!fast549(v547[v548])) return false;
-}
-}}
-{const v554 = data["description"];
+{const v554 = data["required"];
 if(v554 !== undefined){
-if(!(typeof v554 == "string")) return false;
+if(!(typeof v554 == "boolean")) return false;
 }}
-{const v555 = data["icons"];
+{const v555 = data["title"];
 if(v555 !== undefined){
-if(!(Array.isArray(v555))) return false;
-for(let v556 = 0; v556 < v555.length; v556++){
-if(!fast36(v555[v556])) return false;
-}
-}}
-{const v557 = data["name"];
-if(v557 === undefined) return false;
-if(!(typeof v557 == "string")) return false;
-}
-{const v558 = data["title"];
-if(v558 !== undefined){
-if(!(typeof v558 == "string")) return false;
+if(!(typeof v555 == "string")) return false;
 }}
 return true;
 }
-function fast539(data){
+function fast547(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v540 = data["_meta"];
-if(v540 !== undefined){
-if(!fast30(v540)) return false;
+{const v548 = data["_meta"];
+if(v548 !== undefined){
+if(!fast8(v548)) return false;
 }}
-{const v541 = data["cacheScope"];
-if(v541 === undefined) return false;
-if(!(typeof v541 == "string")) return false;
-if(!(v541 === "private" || v541 === "public")) return false;
+{const v549 = data["arguments"];
+if(v549 !== undefined){
+if(!(Array.isArray(v549))) return false;
+for(let v550 = 0; v550 < v549.length; v550++){
+if(!fast551(v549[v550])) return false;
 }
-{const v542 = data["nextCursor"];
-if(v542 !== undefined){
-if(!(typeof v542 == "string")) return false;
 }}
-{const v543 = data["prompts"];
-if(v543 === undefined) return false;
-if(!(Array.isArray(v543))) return false;
-for(let v544 = 0; v544 < v543.length; v544++){
-if(!fast545(v543[v544])) return false;
+{const v556 = data["description"];
+if(v556 !== undefined){
+if(!(typeof v556 == "string")) return false;
+}}
+{const v557 = data["icons"];
+if(v557 !== undefined){
+if(!(Array.isArray(v557))) return false;
+for(let v558 = 0; v558 < v557.length; v558++){
+if(!fast36(v557[v558])) return false;
 }
-}
-{const v559 = data["resultType"];
+}}
+{const v559 = data["name"];
 if(v559 === undefined) return false;
 if(!(typeof v559 == "string")) return false;
 }
-{const v560 = data["ttlMs"];
-if(v560 === undefined) return false;
-if(!(Number.isInteger(v560))) return false;
-if((!(v560 >= 0))) return false;
-}
+{const v560 = data["title"];
+if(v560 !== undefined){
+if(!(typeof v560 == "string")) return false;
+}}
 return true;
 }
-function fast561(data){
+function fast541(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v562 = data["id"];
+{const v542 = data["_meta"];
+if(v542 !== undefined){
+if(!fast30(v542)) return false;
+}}
+{const v543 = data["cacheScope"];
+if(v543 === undefined) return false;
+if(!(typeof v543 == "string")) return false;
+if(!(v543 === "private" || v543 === "public")) return false;
+}
+{const v544 = data["nextCursor"];
+if(v544 !== undefined){
+if(!(typeof v544 == "string")) return false;
+}}
+{const v545 = data["prompts"];
+if(v545 === undefined) return false;
+if(!(Array.isArray(v545))) return false;
+for(let v546 = 0; v546 < v545.length; v546++){
+if(!fast547(v545[v546])) return false;
+}
+}
+{const v561 = data["resultType"];
+if(v561 === undefined) return false;
+if(!(typeof v561 == "string")) return false;
+}
+{const v562 = data["ttlMs"];
 if(v562 === undefined) return false;
-if(!fast51(v562)) return false;
-}
-{const v563 = data["jsonrpc"];
-if(v563 === undefined) return false;
-if(!(typeof v563 == "string")) return false;
-if(!(v563 === "2.0")) return false;
-}
-{const v564 = data["result"];
-if(v564 === undefined) return false;
-if(!fast539(v564)) return false;
+if(!(Number.isInteger(v562))) return false;
+if((!(v562 >= 0))) return false;
 }
 return true;
 }
-function fast571(data){
+function fast563(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v572 = data["_meta"];
-if(v572 !== undefined){
-if(!fast8(v572)) return false;
-}}
-{const v573 = data["annotations"];
-if(v573 !== undefined){
-if(!fast0(v573)) return false;
-}}
-{const v574 = data["description"];
+{const v564 = data["id"];
+if(v564 === undefined) return false;
+if(!fast51(v564)) return false;
+}
+{const v565 = data["jsonrpc"];
+if(v565 === undefined) return false;
+if(!(typeof v565 == "string")) return false;
+if(!(v565 === "2.0")) return false;
+}
+{const v566 = data["result"];
+if(v566 === undefined) return false;
+if(!fast541(v566)) return false;
+}
+return true;
+}
+function fast573(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v574 = data["_meta"];
 if(v574 !== undefined){
-if(!(typeof v574 == "string")) return false;
+if(!fast8(v574)) return false;
 }}
-{const v575 = data["icons"];
+{const v575 = data["annotations"];
 if(v575 !== undefined){
-if(!(Array.isArray(v575))) return false;
-for(let v576 = 0; v576 < v575.length; v576++){
-if(!fast36(v575[v576])) return false;
-}
+if(!fast0(v575)) return false;
 }}
-{const v577 = data["mimeType"];
+{const v576 = data["description"];
+if(v576 !== undefined){
+if(!(typeof v576 == "string")) return false;
+}}
+{const v577 = data["icons"];
 if(v577 !== undefined){
-if(!(typeof v577 == "string")) return false;
-}}
-{const v578 = data["name"];
-if(v578 === undefined) return false;
-if(!(typeof v578 == "string")) return false;
+if(!(Array.isArray(v577))) return false;
+for(let v578 = 0; v578 < v577.length; v578++){
+if(!fast36(v577[v578])) return false;
 }
-{const v579 = data["title"];
+}}
+{const v579 = data["mimeType"];
 if(v579 !== undefined){
 if(!(typeof v579 == "string")) return false;
 }}
-{const v580 = data["uriTemplate"];
+{const v580 = data["name"];
 if(v580 === undefined) return false;
 if(!(typeof v580 == "string")) return false;
-if(!fastFormat426.test(v580)) return false;
 }
-return true;
-}
-function fast565(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v566 = data["_meta"];
-if(v566 !== undefined){
-if(!fast30(v566)) return false;
-}}
-{const v567 = data["cacheScope"];
-if(v567 === undefined) return false;
-if(!(typeof v567 == "string")) return false;
-if(!(v567 === "private" || v567 === "public")) return false;
-}
-{const v568 = data["nextCursor"];
-if(v568 !== undefined){
-if(!(typeof v568 == "string")) return false;
-}}
-{const v569 = data["resourceTemplates"];
-if(v569 === undefined) return false;
-if(!(Array.isArray(v569))) return false;
-for(let v570 = 0; v570 < v569.length; v570++){
-if(!fast571(v569[v570])) return false;
-}
-}
-{const v581 = data["resultType"];
-if(v581 === undefined) return false;
+{const v581 = data["title"];
+if(v581 !== undefined){
 if(!(typeof v581 == "string")) return false;
-}
-{const v582 = data["ttlMs"];
+}}
+{const v582 = data["uriTemplate"];
 if(v582 === undefined) return false;
-if(!(Number.isInteger(v582))) return false;
-if((!(v582 >= 0))) return false;
+if(!(typeof v582 == "string")) return false;
+if(!fastFormat428.test(v582)) return false;
 }
 return true;
 }
-function fast583(data){
+function fast567(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v584 = data["id"];
+{const v568 = data["_meta"];
+if(v568 !== undefined){
+if(!fast30(v568)) return false;
+}}
+{const v569 = data["cacheScope"];
+if(v569 === undefined) return false;
+if(!(typeof v569 == "string")) return false;
+if(!(v569 === "private" || v569 === "public")) return false;
+}
+{const v570 = data["nextCursor"];
+if(v570 !== undefined){
+if(!(typeof v570 == "string")) return false;
+}}
+{const v571 = data["resourceTemplates"];
+if(v571 === undefined) return false;
+if(!(Array.isArray(v571))) return false;
+for(let v572 = 0; v572 < v571.length; v572++){
+if(!fast573(v571[v572])) return false;
+}
+}
+{const v583 = data["resultType"];
+if(v583 === undefined) return false;
+if(!(typeof v583 == "string")) return false;
+}
+{const v584 = data["ttlMs"];
 if(v584 === undefined) return false;
-if(!fast51(v584)) return false;
+if(!(Number.isInteger(v584))) return false;
+if((!(v584 >= 0))) return false;
 }
-{const v585 = data["jsonrpc"];
-if(v585 === undefined) return false;
-if(!(typeof v585 == "string")) return false;
-if(!(v585 === "2.0")) return false;
+return true;
 }
-{const v586 = data["result"];
+function fast585(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v586 = data["id"];
 if(v586 === undefined) return false;
-if(!fast565(v586)) return false;
+if(!fast51(v586)) return false;
+}
+{const v587 = data["jsonrpc"];
+if(v587 === undefined) return false;
+if(!(typeof v587 == "string")) return false;
+if(!(v587 === "2.0")) return false;
+}
+{const v588 = data["result"];
+if(v588 === undefined) return false;
+if(!fast567(v588)) return false;
 }
 return true;
 }
-function fast593(data){
+function fast595(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v594 = data["_meta"];
-if(v594 !== undefined){
-if(!fast8(v594)) return false;
-}}
-{const v595 = data["annotations"];
-if(v595 !== undefined){
-if(!fast0(v595)) return false;
-}}
-{const v596 = data["description"];
+{const v596 = data["_meta"];
 if(v596 !== undefined){
-if(!(typeof v596 == "string")) return false;
+if(!fast8(v596)) return false;
 }}
-{const v597 = data["icons"];
+{const v597 = data["annotations"];
 if(v597 !== undefined){
-if(!(Array.isArray(v597))) return false;
-for(let v598 = 0; v598 < v597.length; v598++){
-if(!fast36(v597[v598])) return false;
-}
+if(!fast0(v597)) return false;
 }}
-{const v599 = data["mimeType"];
+{const v598 = data["description"];
+if(v598 !== undefined){
+if(!(typeof v598 == "string")) return false;
+}}
+{const v599 = data["icons"];
 if(v599 !== undefined){
-if(!(typeof v599 == "string")) return false;
-}}
-{const v600 = data["name"];
-if(v600 === undefined) return false;
-if(!(typeof v600 == "string")) return false;
+if(!(Array.isArray(v599))) return false;
+for(let v600 = 0; v600 < v599.length; v600++){
+if(!fast36(v599[v600])) return false;
 }
-{const v601 = data["size"];
+}}
+{const v601 = data["mimeType"];
 if(v601 !== undefined){
-if(!(Number.isInteger(v601))) return false;
+if(!(typeof v601 == "string")) return false;
 }}
-{const v602 = data["title"];
-if(v602 !== undefined){
+{const v602 = data["name"];
+if(v602 === undefined) return false;
 if(!(typeof v602 == "string")) return false;
+}
+{const v603 = data["size"];
+if(v603 !== undefined){
+if(!(Number.isInteger(v603))) return false;
 }}
-{const v603 = data["uri"];
-if(v603 === undefined) return false;
-if(!(typeof v603 == "string")) return false;
-if(!fastFormat22(v603)) return false;
-}
-return true;
-}
-function fast587(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v588 = data["_meta"];
-if(v588 !== undefined){
-if(!fast30(v588)) return false;
-}}
-{const v589 = data["cacheScope"];
-if(v589 === undefined) return false;
-if(!(typeof v589 == "string")) return false;
-if(!(v589 === "private" || v589 === "public")) return false;
-}
-{const v590 = data["nextCursor"];
-if(v590 !== undefined){
-if(!(typeof v590 == "string")) return false;
-}}
-{const v591 = data["resources"];
-if(v591 === undefined) return false;
-if(!(Array.isArray(v591))) return false;
-for(let v592 = 0; v592 < v591.length; v592++){
-if(!fast593(v591[v592])) return false;
-}
-}
-{const v604 = data["resultType"];
-if(v604 === undefined) return false;
+{const v604 = data["title"];
+if(v604 !== undefined){
 if(!(typeof v604 == "string")) return false;
-}
-{const v605 = data["ttlMs"];
+}}
+{const v605 = data["uri"];
 if(v605 === undefined) return false;
-if(!(Number.isInteger(v605))) return false;
-if((!(v605 >= 0))) return false;
+if(!(typeof v605 == "string")) return false;
+if(!fastFormat22(v605)) return false;
 }
 return true;
 }
-function fast606(data){
+function fast589(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v607 = data["id"];
+{const v590 = data["_meta"];
+if(v590 !== undefined){
+if(!fast30(v590)) return false;
+}}
+{const v591 = data["cacheScope"];
+if(v591 === undefined) return false;
+if(!(typeof v591 == "string")) return false;
+if(!(v591 === "private" || v591 === "public")) return false;
+}
+{const v592 = data["nextCursor"];
+if(v592 !== undefined){
+if(!(typeof v592 == "string")) return false;
+}}
+{const v593 = data["resources"];
+if(v593 === undefined) return false;
+if(!(Array.isArray(v593))) return false;
+for(let v594 = 0; v594 < v593.length; v594++){
+if(!fast595(v593[v594])) return false;
+}
+}
+{const v606 = data["resultType"];
+if(v606 === undefined) return false;
+if(!(typeof v606 == "string")) return false;
+}
+{const v607 = data["ttlMs"];
 if(v607 === undefined) return false;
-if(!fast51(v607)) return false;
-}
-{const v608 = data["jsonrpc"];
-if(v608 === undefined) return false;
-if(!(typeof v608 == "string")) return false;
-if(!(v608 === "2.0")) return false;
-}
-{const v609 = data["result"];
-if(v609 === undefined) return false;
-if(!fast587(v609)) return false;
+if(!(Number.isInteger(v607))) return false;
+if((!(v607 >= 0))) return false;
 }
 return true;
 }
-function fast610(data){
+function fast608(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v611 = data["_meta"];
-if(v611 !== undefined){
-if(!fast30(v611)) return false;
-}}
-{const v612 = data["cacheScope"];
-if(v612 === undefined) return false;
-if(!(typeof v612 == "string")) return false;
-if(!(v612 === "private" || v612 === "public")) return false;
+{const v609 = data["id"];
+if(v609 === undefined) return false;
+if(!fast51(v609)) return false;
 }
-{const v613 = data["nextCursor"];
+{const v610 = data["jsonrpc"];
+if(v610 === undefined) return false;
+if(!(typeof v610 == "string")) return false;
+if(!(v610 === "2.0")) return false;
+}
+{const v611 = data["result"];
+if(v611 === undefined) return false;
+if(!fast589(v611)) return false;
+}
+return true;
+}
+function fast612(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v613 = data["_meta"];
 if(v613 !== undefined){
-if(!(typeof v613 == "string")) return false;
+if(!fast30(v613)) return false;
 }}
-{const v614 = data["resultType"];
+{const v614 = data["cacheScope"];
 if(v614 === undefined) return false;
 if(!(typeof v614 == "string")) return false;
+if(!(v614 === "private" || v614 === "public")) return false;
 }
-{const v615 = data["tools"];
-if(v615 === undefined) return false;
-if(!(Array.isArray(v615))) return false;
-for(let v616 = 0; v616 < v615.length; v616++){
-if(!fast213(v615[v616])) return false;
+{const v615 = data["nextCursor"];
+if(v615 !== undefined){
+if(!(typeof v615 == "string")) return false;
+}}
+{const v616 = data["resultType"];
+if(v616 === undefined) return false;
+if(!(typeof v616 == "string")) return false;
 }
-}
-{const v617 = data["ttlMs"];
+{const v617 = data["tools"];
 if(v617 === undefined) return false;
-if(!(Number.isInteger(v617))) return false;
-if((!(v617 >= 0))) return false;
+if(!(Array.isArray(v617))) return false;
+for(let v618 = 0; v618 < v617.length; v618++){
+if(!fast215(v617[v618])) return false;
 }
-return true;
 }
-function fast618(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v619 = data["id"];
+{const v619 = data["ttlMs"];
 if(v619 === undefined) return false;
-if(!fast51(v619)) return false;
+if(!(Number.isInteger(v619))) return false;
+if((!(v619 >= 0))) return false;
 }
-{const v620 = data["jsonrpc"];
-if(v620 === undefined) return false;
-if(!(typeof v620 == "string")) return false;
-if(!(v620 === "2.0")) return false;
+return true;
 }
-{const v621 = data["result"];
+function fast620(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v621 = data["id"];
 if(v621 === undefined) return false;
-if(!fast610(v621)) return false;
+if(!fast51(v621)) return false;
 }
-return true;
+{const v622 = data["jsonrpc"];
+if(v622 === undefined) return false;
+if(!(typeof v622 == "string")) return false;
+if(!(v622 === "2.0")) return false;
 }
-function fast626(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v627 = data["_meta"];
-if(v627 !== undefined){
-if(!fast330(v627)) return false;
-}}
-{const v628 = data["data"];
-if(v628 === undefined) return false;
-
-}
-{const v629 = data["level"];
-if(v629 === undefined) return false;
-if(!fast79(v629)) return false;
-}
-{const v630 = data["logger"];
-if(v630 !== undefined){
-if(!(typeof v630 == "string")) return false;
-}}
-return true;
-}
-function fast622(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v623 = data["jsonrpc"];
+{const v623 = data["result"];
 if(v623 === undefined) return false;
-if(!(typeof v623 == "string")) return false;
-if(!(v623 === "2.0")) return false;
-}
-{const v624 = data["method"];
-if(v624 === undefined) return false;
-if(!(typeof v624 == "string")) return false;
-if(!(v624 === "notifications/message")) return false;
-}
-{const v625 = data["params"];
-if(v625 === undefined) return false;
-if(!fast626(v625)) return false;
+if(!fast612(v623)) return false;
 }
 return true;
 }
-function fast631(data){
+function fast628(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v632 = data["code"];
-if(v632 === undefined) return false;
-if(!(Number.isInteger(v632))) return false;
-if(!(v632 === -32601)) return false;
-}
-{const v634 = data["message"];
-if(v634 === undefined) return false;
-if(!(typeof v634 == "string")) return false;
-}
-return true;
-}
-function fast635(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v636 = data["error"];
-if(v636 === undefined) return false;
-if(!((v636 && typeof v636 == "object" && !Array.isArray(v636)))) return false;
-{const v637 = v636["code"];
-if(v637 === undefined) return false;
-if(!(Number.isInteger(v637))) return false;
-}
-{const v639 = v636["message"];
-if(v639 === undefined) return false;
-if(!(typeof v639 == "string")) return false;
-}
-if(!((v636 && typeof v636 == "object" && !Array.isArray(v636)))) return false;
-{const v640 = v636["code"];
-if(v640 === undefined) return false;
-if(!(Number.isInteger(v640))) return false;
-if(!(v640 === -32021)) return false;
-}
-{const v641 = v636["data"];
-if(v641 === undefined) return false;
-if(!((v641 && typeof v641 == "object" && !Array.isArray(v641)))) return false;
-{const v642 = v641["requiredCapabilities"];
-if(v642 === undefined) return false;
-if(!fast59(v642)) return false;
-}
-}
-}
-{const v643 = data["id"];
-if(v643 !== undefined){
-if(!fast51(v643)) return false;
+{const v629 = data["_meta"];
+if(v629 !== undefined){
+if(!fast332(v629)) return false;
 }}
-{const v644 = data["jsonrpc"];
-if(v644 === undefined) return false;
-if(!(typeof v644 == "string")) return false;
-if(!(v644 === "2.0")) return false;
-}
-return true;
-}
-function fast645(data){
-if(!(fast281(data) || fast293(data))) return false;
-return true;
-}
-function fast646(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v647 = data["method"];
-if(v647 === undefined) return false;
-if(!(typeof v647 == "string")) return false;
-}
-{const v648 = data["params"];
-if(v648 !== undefined){
-if(!((v648 && typeof v648 == "object" && !Array.isArray(v648)))) return false;
+{const v630 = data["data"];
+if(v630 === undefined) return false;
 
+}
+{const v631 = data["level"];
+if(v631 === undefined) return false;
+if(!fast79(v631)) return false;
+}
+{const v632 = data["logger"];
+if(v632 !== undefined){
+if(!(typeof v632 == "string")) return false;
 }}
 return true;
 }
-function fast650(data){
+function fast624(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v651 = data["_meta"];
-if(v651 !== undefined){
-if(!fast330(v651)) return false;
+{const v625 = data["jsonrpc"];
+if(v625 === undefined) return false;
+if(!(typeof v625 == "string")) return false;
+if(!(v625 === "2.0")) return false;
+}
+{const v626 = data["method"];
+if(v626 === undefined) return false;
+if(!(typeof v626 == "string")) return false;
+if(!(v626 === "notifications/message")) return false;
+}
+{const v627 = data["params"];
+if(v627 === undefined) return false;
+if(!fast628(v627)) return false;
+}
+return true;
+}
+function fast633(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v634 = data["code"];
+if(v634 === undefined) return false;
+if(!(Number.isInteger(v634))) return false;
+if(!(v634 === -32601)) return false;
+}
+{const v636 = data["message"];
+if(v636 === undefined) return false;
+if(!(typeof v636 == "string")) return false;
+}
+return true;
+}
+function fast637(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v638 = data["error"];
+if(v638 === undefined) return false;
+if(!((v638 && typeof v638 == "object" && !Array.isArray(v638)))) return false;
+{const v639 = v638["code"];
+if(v639 === undefined) return false;
+if(!(Number.isInteger(v639))) return false;
+}
+{const v641 = v638["message"];
+if(v641 === undefined) return false;
+if(!(typeof v641 == "string")) return false;
+}
+if(!((v638 && typeof v638 == "object" && !Array.isArray(v638)))) return false;
+{const v642 = v638["code"];
+if(v642 === undefined) return false;
+if(!(Number.isInteger(v642))) return false;
+if(!(v642 === -32021)) return false;
+}
+{const v643 = v638["data"];
+if(v643 === undefined) return false;
+if(!((v643 && typeof v643 == "object" && !Array.isArray(v643)))) return false;
+{const v644 = v643["requiredCapabilities"];
+if(v644 === undefined) return false;
+if(!fast59(v644)) return false;
+}
+}
+}
+{const v645 = data["id"];
+if(v645 !== undefined){
+if(!fast51(v645)) return false;
+}}
+{const v646 = data["jsonrpc"];
+if(v646 === undefined) return false;
+if(!(typeof v646 == "string")) return false;
+if(!(v646 === "2.0")) return false;
+}
+return true;
+}
+function fast647(data){
+if(!(fast283(data) || fast295(data))) return false;
+return true;
+}
+function fast648(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v649 = data["method"];
+if(v649 === undefined) return false;
+if(!(typeof v649 == "string")) return false;
+}
+{const v650 = data["params"];
+if(v650 !== undefined){
+if(!((v650 && typeof v650 == "object" && !Array.isArray(v650)))) return false;
+
 }}
 return true;
 }
 function fast652(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v653 = data["id"];
-if(v653 === undefined) return false;
-if(!fast51(v653)) return false;
+{const v653 = data["_meta"];
+if(v653 !== undefined){
+if(!fast332(v653)) return false;
+}}
+return true;
 }
-{const v654 = data["jsonrpc"];
-if(v654 === undefined) return false;
-if(!(typeof v654 == "string")) return false;
-if(!(v654 === "2.0")) return false;
-}
-{const v655 = data["method"];
+function fast654(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v655 = data["id"];
 if(v655 === undefined) return false;
-if(!(typeof v655 == "string")) return false;
+if(!fast51(v655)) return false;
 }
-{const v656 = data["params"];
+{const v656 = data["jsonrpc"];
 if(v656 === undefined) return false;
-if(!fast351(v656)) return false;
+if(!(typeof v656 == "string")) return false;
+if(!(v656 === "2.0")) return false;
+}
+{const v657 = data["method"];
+if(v657 === undefined) return false;
+if(!(typeof v657 == "string")) return false;
+}
+{const v658 = data["params"];
+if(v658 === undefined) return false;
+if(!fast353(v658)) return false;
 }
 return true;
 }
-function fast657(data){
+function fast659(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v658 = data["_meta"];
-if(v658 !== undefined){
-if(!fast30(v658)) return false;
+{const v660 = data["_meta"];
+if(v660 !== undefined){
+if(!fast30(v660)) return false;
 }}
-{const v659 = data["nextCursor"];
-if(v659 !== undefined){
-if(!(typeof v659 == "string")) return false;
+{const v661 = data["nextCursor"];
+if(v661 !== undefined){
+if(!(typeof v661 == "string")) return false;
 }}
-{const v660 = data["resultType"];
-if(v660 === undefined) return false;
-if(!(typeof v660 == "string")) return false;
-}
-return true;
-}
-function fast661(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v662 = data["code"];
+{const v662 = data["resultType"];
 if(v662 === undefined) return false;
-if(!(Number.isInteger(v662))) return false;
-if(!(v662 === -32700)) return false;
+if(!(typeof v662 == "string")) return false;
 }
-{const v664 = data["message"];
+return true;
+}
+function fast663(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v664 = data["code"];
 if(v664 === undefined) return false;
-if(!(typeof v664 == "string")) return false;
+if(!(Number.isInteger(v664))) return false;
+if(!(v664 === -32700)) return false;
 }
-return true;
-}
-function fast669(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v670 = data["_meta"];
-if(v670 !== undefined){
-if(!fast330(v670)) return false;
-}}
-{const v671 = data["message"];
-if(v671 !== undefined){
-if(!(typeof v671 == "string")) return false;
-}}
-{const v672 = data["progress"];
-if(v672 === undefined) return false;
-if(!(Number.isFinite(v672))) return false;
-}
-{const v673 = data["progressToken"];
-if(v673 === undefined) return false;
-if(!fast82(v673)) return false;
-}
-{const v674 = data["total"];
-if(v674 !== undefined){
-if(!(Number.isFinite(v674))) return false;
-}}
-return true;
-}
-function fast665(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v666 = data["jsonrpc"];
+{const v666 = data["message"];
 if(v666 === undefined) return false;
 if(!(typeof v666 == "string")) return false;
-if(!(v666 === "2.0")) return false;
 }
-{const v667 = data["method"];
-if(v667 === undefined) return false;
-if(!(typeof v667 == "string")) return false;
-if(!(v667 === "notifications/progress")) return false;
+return true;
 }
-{const v668 = data["params"];
+function fast671(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v672 = data["_meta"];
+if(v672 !== undefined){
+if(!fast332(v672)) return false;
+}}
+{const v673 = data["message"];
+if(v673 !== undefined){
+if(!(typeof v673 == "string")) return false;
+}}
+{const v674 = data["progress"];
+if(v674 === undefined) return false;
+if(!(Number.isFinite(v674))) return false;
+}
+{const v675 = data["progressToken"];
+if(v675 === undefined) return false;
+if(!fast82(v675)) return false;
+}
+{const v676 = data["total"];
+if(v676 !== undefined){
+if(!(Number.isFinite(v676))) return false;
+}}
+return true;
+}
+function fast667(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v668 = data["jsonrpc"];
 if(v668 === undefined) return false;
-if(!fast669(v668)) return false;
+if(!(typeof v668 == "string")) return false;
+if(!(v668 === "2.0")) return false;
+}
+{const v669 = data["method"];
+if(v669 === undefined) return false;
+if(!(typeof v669 == "string")) return false;
+if(!(v669 === "notifications/progress")) return false;
+}
+{const v670 = data["params"];
+if(v670 === undefined) return false;
+if(!fast671(v670)) return false;
 }
 return true;
 }
-function fast675(data){
+function fast677(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v676 = data["jsonrpc"];
-if(v676 === undefined) return false;
-if(!(typeof v676 == "string")) return false;
-if(!(v676 === "2.0")) return false;
+{const v678 = data["jsonrpc"];
+if(v678 === undefined) return false;
+if(!(typeof v678 == "string")) return false;
+if(!(v678 === "2.0")) return false;
 }
-{const v677 = data["method"];
-if(v677 === undefined) return false;
-if(!(typeof v677 == "string")) return false;
-if(!(v677 === "notifications/prompts/list_changed")) return false;
+{const v679 = data["method"];
+if(v679 === undefined) return false;
+if(!(typeof v679 == "string")) return false;
+if(!(v679 === "notifications/prompts/list_changed")) return false;
 }
-{const v678 = data["params"];
-if(v678 !== undefined){
-if(!fast650(v678)) return false;
-}}
-return true;
-}
-function fast679(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v680 = data["_meta"];
+{const v680 = data["params"];
 if(v680 !== undefined){
-if(!fast30(v680)) return false;
+if(!fast652(v680)) return false;
 }}
-{const v681 = data["cacheScope"];
-if(v681 === undefined) return false;
-if(!(typeof v681 == "string")) return false;
-if(!(v681 === "private" || v681 === "public")) return false;
+return true;
 }
-{const v682 = data["contents"];
-if(v682 === undefined) return false;
-if(!(Array.isArray(v682))) return false;
-for(let v683 = 0; v683 < v682.length; v683++){
-if(!(fast131(v682[v683]) || fast17(v682[v683]))) return false;
+function fast681(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v682 = data["_meta"];
+if(v682 !== undefined){
+if(!fast30(v682)) return false;
+}}
+{const v683 = data["cacheScope"];
+if(v683 === undefined) return false;
+if(!(typeof v683 == "string")) return false;
+if(!(v683 === "private" || v683 === "public")) return false;
 }
-}
-{const v684 = data["resultType"];
+{const v684 = data["contents"];
 if(v684 === undefined) return false;
-if(!(typeof v684 == "string")) return false;
+if(!(Array.isArray(v684))) return false;
+for(let v685 = 0; v685 < v684.length; v685++){
+if(!(fast132(v684[v685]) || fast17(v684[v685]))) return false;
 }
-{const v685 = data["ttlMs"];
-if(v685 === undefined) return false;
-if(!(Number.isInteger(v685))) return false;
-if((!(v685 >= 0))) return false;
 }
-return true;
+{const v686 = data["resultType"];
+if(v686 === undefined) return false;
+if(!(typeof v686 == "string")) return false;
 }
-function fast686(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v687 = data["id"];
+{const v687 = data["ttlMs"];
 if(v687 === undefined) return false;
-if(!fast51(v687)) return false;
-}
-{const v688 = data["jsonrpc"];
-if(v688 === undefined) return false;
-if(!(typeof v688 == "string")) return false;
-if(!(v688 === "2.0")) return false;
-}
-{const v689 = data["result"];
-if(v689 === undefined) return false;
-if(!(fast174(v689) || fast679(v689))) return false;
+if(!(Number.isInteger(v687))) return false;
+if((!(v687 >= 0))) return false;
 }
 return true;
 }
-function fast690(data){
+function fast688(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v691 = data["method"];
-if(v691 === undefined) return false;
-if(!(typeof v691 == "string")) return false;
+{const v689 = data["id"];
+if(v689 === undefined) return false;
+if(!fast51(v689)) return false;
 }
-{const v692 = data["params"];
-if(v692 !== undefined){
-if(!((v692 && typeof v692 == "object" && !Array.isArray(v692)))) return false;
+{const v690 = data["jsonrpc"];
+if(v690 === undefined) return false;
+if(!(typeof v690 == "string")) return false;
+if(!(v690 === "2.0")) return false;
+}
+{const v691 = data["result"];
+if(v691 === undefined) return false;
+if(!(fast176(v691) || fast681(v691))) return false;
+}
+return true;
+}
+function fast692(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v693 = data["method"];
+if(v693 === undefined) return false;
+if(!(typeof v693 == "string")) return false;
+}
+{const v694 = data["params"];
+if(v694 !== undefined){
+if(!((v694 && typeof v694 == "object" && !Array.isArray(v694)))) return false;
 
 }}
 return true;
 }
-function fast694(data){
+function fast696(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v695 = data["_meta"];
-if(v695 !== undefined){
-if(!fast8(v695)) return false;
+{const v697 = data["_meta"];
+if(v697 !== undefined){
+if(!fast8(v697)) return false;
 }}
-{const v696 = data["mimeType"];
-if(v696 !== undefined){
-if(!(typeof v696 == "string")) return false;
+{const v698 = data["mimeType"];
+if(v698 !== undefined){
+if(!(typeof v698 == "string")) return false;
 }}
-{const v697 = data["uri"];
-if(v697 === undefined) return false;
-if(!(typeof v697 == "string")) return false;
-if(!fastFormat22(v697)) return false;
-}
-return true;
-}
-function fast698(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v699 = data["jsonrpc"];
+{const v699 = data["uri"];
 if(v699 === undefined) return false;
 if(!(typeof v699 == "string")) return false;
-if(!(v699 === "2.0")) return false;
+if(!fastFormat22(v699)) return false;
 }
-{const v700 = data["method"];
-if(v700 === undefined) return false;
-if(!(typeof v700 == "string")) return false;
-if(!(v700 === "notifications/resources/list_changed")) return false;
+return true;
 }
-{const v701 = data["params"];
-if(v701 !== undefined){
-if(!fast650(v701)) return false;
+function fast700(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v701 = data["jsonrpc"];
+if(v701 === undefined) return false;
+if(!(typeof v701 == "string")) return false;
+if(!(v701 === "2.0")) return false;
+}
+{const v702 = data["method"];
+if(v702 === undefined) return false;
+if(!(typeof v702 == "string")) return false;
+if(!(v702 === "notifications/resources/list_changed")) return false;
+}
+{const v703 = data["params"];
+if(v703 !== undefined){
+if(!fast652(v703)) return false;
 }}
 return true;
 }
-function fast702(data){
+function fast704(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v703 = data["_meta"];
-if(v703 === undefined) return false;
-if(!fast57(v703)) return false;
+{const v705 = data["_meta"];
+if(v705 === undefined) return false;
+if(!fast57(v705)) return false;
 }
-{const v704 = data["uri"];
-if(v704 === undefined) return false;
-if(!(typeof v704 == "string")) return false;
-if(!fastFormat22(v704)) return false;
-}
-return true;
-}
-function fast709(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v710 = data["_meta"];
-if(v710 !== undefined){
-if(!fast330(v710)) return false;
-}}
-{const v711 = data["uri"];
-if(v711 === undefined) return false;
-if(!(typeof v711 == "string")) return false;
-if(!fastFormat22(v711)) return false;
-}
-return true;
-}
-function fast705(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v706 = data["jsonrpc"];
+{const v706 = data["uri"];
 if(v706 === undefined) return false;
 if(!(typeof v706 == "string")) return false;
-if(!(v706 === "2.0")) return false;
-}
-{const v707 = data["method"];
-if(v707 === undefined) return false;
-if(!(typeof v707 == "string")) return false;
-if(!(v707 === "notifications/resources/updated")) return false;
-}
-{const v708 = data["params"];
-if(v708 === undefined) return false;
-if(!fast709(v708)) return false;
+if(!fastFormat22(v706)) return false;
 }
 return true;
 }
-function fast712(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast718(data){
+function fast711(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v719 = data["_meta"];
-if(v719 !== undefined){
-if(!fast330(v719)) return false;
+{const v712 = data["_meta"];
+if(v712 !== undefined){
+if(!fast332(v712)) return false;
 }}
-{const v720 = data["notifications"];
-if(v720 === undefined) return false;
-if(!fast377(v720)) return false;
+{const v713 = data["uri"];
+if(v713 === undefined) return false;
+if(!(typeof v713 == "string")) return false;
+if(!fastFormat22(v713)) return false;
+}
+return true;
+}
+function fast707(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v708 = data["jsonrpc"];
+if(v708 === undefined) return false;
+if(!(typeof v708 == "string")) return false;
+if(!(v708 === "2.0")) return false;
+}
+{const v709 = data["method"];
+if(v709 === undefined) return false;
+if(!(typeof v709 == "string")) return false;
+if(!(v709 === "notifications/resources/updated")) return false;
+}
+{const v710 = data["params"];
+if(v710 === undefined) return false;
+if(!fast711(v710)) return false;
 }
 return true;
 }
 function fast714(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast720(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v715 = data["jsonrpc"];
-if(v715 === undefined) return false;
-if(!(typeof v715 == "string")) return false;
-if(!(v715 === "2.0")) return false;
-}
-{const v716 = data["method"];
-if(v716 === undefined) return false;
-if(!(typeof v716 == "string")) return false;
-if(!(v716 === "notifications/subscriptions/acknowledged")) return false;
-}
-{const v717 = data["params"];
-if(v717 === undefined) return false;
-if(!fast718(v717)) return false;
+{const v721 = data["_meta"];
+if(v721 !== undefined){
+if(!fast332(v721)) return false;
+}}
+{const v722 = data["notifications"];
+if(v722 === undefined) return false;
+if(!fast379(v722)) return false;
 }
 return true;
 }
-function fast721(data){
+function fast716(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v722 = data["jsonrpc"];
-if(v722 === undefined) return false;
-if(!(typeof v722 == "string")) return false;
-if(!(v722 === "2.0")) return false;
+{const v717 = data["jsonrpc"];
+if(v717 === undefined) return false;
+if(!(typeof v717 == "string")) return false;
+if(!(v717 === "2.0")) return false;
 }
-{const v723 = data["method"];
-if(v723 === undefined) return false;
-if(!(typeof v723 == "string")) return false;
-if(!(v723 === "notifications/tools/list_changed")) return false;
+{const v718 = data["method"];
+if(v718 === undefined) return false;
+if(!(typeof v718 == "string")) return false;
+if(!(v718 === "notifications/subscriptions/acknowledged")) return false;
 }
-{const v724 = data["params"];
-if(v724 !== undefined){
-if(!fast650(v724)) return false;
+{const v719 = data["params"];
+if(v719 === undefined) return false;
+if(!fast720(v719)) return false;
+}
+return true;
+}
+function fast723(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v724 = data["jsonrpc"];
+if(v724 === undefined) return false;
+if(!(typeof v724 == "string")) return false;
+if(!(v724 === "2.0")) return false;
+}
+{const v725 = data["method"];
+if(v725 === undefined) return false;
+if(!(typeof v725 == "string")) return false;
+if(!(v725 === "notifications/tools/list_changed")) return false;
+}
+{const v726 = data["params"];
+if(v726 !== undefined){
+if(!fast652(v726)) return false;
 }}
 return true;
 }
-function fast713(data){
-if(!(fast324(data) || fast665(data) || fast698(data) || fast714(data) || fast705(data) || fast675(data) || fast721(data) || fast622(data))) return false;
+function fast715(data){
+if(!(fast326(data) || fast667(data) || fast700(data) || fast716(data) || fast707(data) || fast677(data) || fast723(data) || fast624(data))) return false;
+return true;
+}
+function fast730(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v731 = data["io.modelcontextprotocol/serverInfo"];
+if(v731 !== undefined){
+if(!fast32(v731)) return false;
+}}
+{const v732 = data["io.modelcontextprotocol/subscriptionId"];
+if(v732 === undefined) return false;
+if(!fast51(v732)) return false;
+}
 return true;
 }
 function fast728(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v729 = data["io.modelcontextprotocol/serverInfo"];
-if(v729 !== undefined){
-if(!fast32(v729)) return false;
-}}
-{const v730 = data["io.modelcontextprotocol/subscriptionId"];
-if(v730 === undefined) return false;
-if(!fast51(v730)) return false;
+{const v729 = data["_meta"];
+if(v729 === undefined) return false;
+if(!fast730(v729)) return false;
+}
+{const v733 = data["resultType"];
+if(v733 === undefined) return false;
+if(!(typeof v733 == "string")) return false;
 }
 return true;
 }
-function fast726(data){
+function fast727(data){
+if(!(fast430(data) || fast176(data) || fast447(data) || fast589(data) || fast567(data) || fast681(data) || fast728(data) || fast541(data) || fast480(data) || fast612(data) || fast165(data) || fast434(data))) return false;
+return true;
+}
+function fast734(data){
+if(!(fast267(data) || fast274(data))) return false;
+return true;
+}
+function fast735(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v727 = data["_meta"];
-if(v727 === undefined) return false;
-if(!fast728(v727)) return false;
-}
-{const v731 = data["resultType"];
-if(v731 === undefined) return false;
-if(!(typeof v731 == "string")) return false;
-}
-return true;
-}
-function fast725(data){
-if(!(fast428(data) || fast174(data) || fast445(data) || fast587(data) || fast565(data) || fast679(data) || fast726(data) || fast539(data) || fast478(data) || fast610(data) || fast163(data) || fast432(data))) return false;
-return true;
-}
-function fast732(data){
-if(!(fast265(data) || fast272(data))) return false;
-return true;
-}
-function fast733(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v734 = data["id"];
-if(v734 === undefined) return false;
-if(!fast51(v734)) return false;
-}
-{const v735 = data["jsonrpc"];
-if(v735 === undefined) return false;
-if(!(typeof v735 == "string")) return false;
-if(!(v735 === "2.0")) return false;
-}
-{const v736 = data["result"];
+{const v736 = data["id"];
 if(v736 === undefined) return false;
-if(!fast726(v736)) return false;
+if(!fast51(v736)) return false;
 }
-return true;
+{const v737 = data["jsonrpc"];
+if(v737 === undefined) return false;
+if(!(typeof v737 == "string")) return false;
+if(!(v737 === "2.0")) return false;
 }
-function fast737(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v738 = data["error"];
+{const v738 = data["result"];
 if(v738 === undefined) return false;
-if(!((v738 && typeof v738 == "object" && !Array.isArray(v738)))) return false;
-{const v739 = v738["code"];
-if(v739 === undefined) return false;
-if(!(Number.isInteger(v739))) return false;
-}
-{const v741 = v738["message"];
-if(v741 === undefined) return false;
-if(!(typeof v741 == "string")) return false;
-}
-if(!((v738 && typeof v738 == "object" && !Array.isArray(v738)))) return false;
-{const v742 = v738["code"];
-if(v742 === undefined) return false;
-if(!(Number.isInteger(v742))) return false;
-if(!(v742 === -32022)) return false;
-}
-{const v743 = v738["data"];
-if(v743 === undefined) return false;
-if(!((v743 && typeof v743 == "object" && !Array.isArray(v743)))) return false;
-{const v744 = v743["requested"];
-if(v744 === undefined) return false;
-if(!(typeof v744 == "string")) return false;
-}
-{const v745 = v743["supported"];
-if(v745 === undefined) return false;
-if(!(Array.isArray(v745))) return false;
-for(let v746 = 0; v746 < v745.length; v746++){
-if(!(typeof v745[v746] == "string")) return false;
-}
-}
-}
-}
-{const v747 = data["id"];
-if(v747 !== undefined){
-if(!fast51(v747)) return false;
-}}
-{const v748 = data["jsonrpc"];
-if(v748 === undefined) return false;
-if(!(typeof v748 == "string")) return false;
-if(!(v748 === "2.0")) return false;
+if(!fast728(v738)) return false;
 }
 return true;
 }
-function fast751(data){
-if(!fast57(data)) return false;
+function fast739(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v740 = data["error"];
+if(v740 === undefined) return false;
+if(!((v740 && typeof v740 == "object" && !Array.isArray(v740)))) return false;
+{const v741 = v740["code"];
+if(v741 === undefined) return false;
+if(!(Number.isInteger(v741))) return false;
+}
+{const v743 = v740["message"];
+if(v743 === undefined) return false;
+if(!(typeof v743 == "string")) return false;
+}
+if(!((v740 && typeof v740 == "object" && !Array.isArray(v740)))) return false;
+{const v744 = v740["code"];
+if(v744 === undefined) return false;
+if(!(Number.isInteger(v744))) return false;
+if(!(v744 === -32022)) return false;
+}
+{const v745 = v740["data"];
+if(v745 === undefined) return false;
+if(!((v745 && typeof v745 == "object" && !Array.isArray(v745)))) return false;
+{const v746 = v745["requested"];
+if(v746 === undefined) return false;
+if(!(typeof v746 == "string")) return false;
+}
+{const v747 = v745["supported"];
+if(v747 === undefined) return false;
+if(!(Array.isArray(v747))) return false;
+for(let v748 = 0; v748 < v747.length; v748++){
+if(!(typeof v747[v748] == "string")) return false;
+}
+}
+}
+}
+{const v749 = data["id"];
+if(v749 !== undefined){
+if(!fast51(v749)) return false;
+}}
+{const v750 = data["jsonrpc"];
+if(v750 === undefined) return false;
+if(!(typeof v750 == "string")) return false;
+if(!(v750 === "2.0")) return false;
+}
 return true;
 }
 function fast753(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v754 = data["name"];
-if(v754 === undefined) return false;
-if(!(typeof v754 == "string")) return false;
-}
-{const v755 = data["value"];
-if(v755 === undefined) return false;
-if(!(typeof v755 == "string")) return false;
-}
-return true;
-}
-function fast757(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v758 = data["arguments"];
-if(v758 !== undefined){
-if(!((v758 && typeof v758 == "object" && !Array.isArray(v758)))) return false;
-for(const v759 in v758){
-if(!(typeof v758[v759] == "string")) return false;
-}
-}}
-return true;
-}
-function fast761(data){
-if(!(fast419(data) || fast423(data))) return false;
-return true;
-}
-function fast749(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v750 = data["_meta"];
-if(v750 === undefined) return false;
-if(!fast751(v750)) return false;
-}
-{const v752 = data["argument"];
-if(v752 === undefined) return false;
-if(!fast753(v752)) return false;
-}
-{const v756 = data["context"];
-if(v756 !== undefined){
-if(!fast757(v756)) return false;
-}}
-{const v760 = data["ref"];
-if(v760 === undefined) return false;
-if(!fast761(v760)) return false;
-}
-return true;
-}
-function fast764(data){
-if(!fast330(data)) return false;
-return true;
-}
-function fast766(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast768(data){
-if(!fast51(data)) return false;
-return true;
-}
-function fast762(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v763 = data["_meta"];
-if(v763 !== undefined){
-if(!fast764(v763)) return false;
-}}
-{const v765 = data["reason"];
-if(v765 !== undefined){
-if(!fast766(v765)) return false;
-}}
-{const v767 = data["requestId"];
-if(v767 === undefined) return false;
-if(!fast768(v767)) return false;
-}
-return true;
-}
-function fast769(data){
-
-return true;
-}
-function fast772(data){
 if(!fast57(data)) return false;
 return true;
 }
-function fast774(data){
+function fast755(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-for(const v775 in data){
-if(!(typeof data[v775] == "string")) return false;
+{const v756 = data["name"];
+if(v756 === undefined) return false;
+if(!(typeof v756 == "string")) return false;
+}
+{const v757 = data["value"];
+if(v757 === undefined) return false;
+if(!(typeof v757 == "string")) return false;
 }
 return true;
 }
-function fast777(data){
-if(!fast86(data)) return false;
+function fast759(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v760 = data["arguments"];
+if(v760 !== undefined){
+if(!((v760 && typeof v760 == "object" && !Array.isArray(v760)))) return false;
+for(const v761 in v760){
+if(!(typeof v760[v761] == "string")) return false;
+}
+}}
+return true;
+}
+function fast763(data){
+if(!(fast421(data) || fast425(data))) return false;
+return true;
+}
+function fast751(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v752 = data["_meta"];
+if(v752 === undefined) return false;
+if(!fast753(v752)) return false;
+}
+{const v754 = data["argument"];
+if(v754 === undefined) return false;
+if(!fast755(v754)) return false;
+}
+{const v758 = data["context"];
+if(v758 !== undefined){
+if(!fast759(v758)) return false;
+}}
+{const v762 = data["ref"];
+if(v762 === undefined) return false;
+if(!fast763(v762)) return false;
+}
+return true;
+}
+function fast766(data){
+if(!fast332(data)) return false;
+return true;
+}
+function fast768(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast770(data){
+if(!fast51(data)) return false;
+return true;
+}
+function fast764(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v765 = data["_meta"];
+if(v765 !== undefined){
+if(!fast766(v765)) return false;
+}}
+{const v767 = data["reason"];
+if(v767 !== undefined){
+if(!fast768(v767)) return false;
+}}
+{const v769 = data["requestId"];
+if(v769 === undefined) return false;
+if(!fast770(v769)) return false;
+}
+return true;
+}
+function fast771(data){
+
+return true;
+}
+function fast774(data){
+if(!fast57(data)) return false;
+return true;
+}
+function fast776(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+for(const v777 in data){
+if(!(typeof data[v777] == "string")) return false;
+}
 return true;
 }
 function fast779(data){
-if(!(typeof data == "string")) return false;
+if(!fast86(data)) return false;
 return true;
 }
 function fast781(data){
 if(!(typeof data == "string")) return false;
 return true;
 }
-function fast770(data){
+function fast783(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast772(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v771 = data["_meta"];
-if(v771 === undefined) return false;
-if(!fast772(v771)) return false;
-}
-{const v773 = data["arguments"];
-if(v773 !== undefined){
+{const v773 = data["_meta"];
+if(v773 === undefined) return false;
 if(!fast774(v773)) return false;
+}
+{const v775 = data["arguments"];
+if(v775 !== undefined){
+if(!fast776(v775)) return false;
 }}
-{const v776 = data["inputResponses"];
-if(v776 !== undefined){
-if(!fast777(v776)) return false;
-}}
-{const v778 = data["name"];
-if(v778 === undefined) return false;
+{const v778 = data["inputResponses"];
+if(v778 !== undefined){
 if(!fast779(v778)) return false;
-}
-{const v780 = data["requestState"];
-if(v780 !== undefined){
+}}
+{const v780 = data["name"];
+if(v780 === undefined) return false;
 if(!fast781(v780)) return false;
+}
+{const v782 = data["requestState"];
+if(v782 !== undefined){
+if(!fast783(v782)) return false;
 }}
 return true;
 }
-function fast782(data){
-if(!(fast478(data) || fast174(data))) return false;
-return true;
-}
-function fast785(data){
-if(!fast57(data)) return false;
+function fast784(data){
+if(!(fast480(data) || fast176(data))) return false;
 return true;
 }
 function fast787(data){
-if(!(typeof data == "string")) return false;
-return true;
-}
-function fast783(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v784 = data["_meta"];
-if(v784 === undefined) return false;
-if(!fast785(v784)) return false;
-}
-{const v786 = data["cursor"];
-if(v786 !== undefined){
-if(!fast787(v786)) return false;
-}}
-return true;
-}
-function fast788(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v789 = data["_meta"];
-if(v789 === undefined) return false;
-if(!fast785(v789)) return false;
-}
-{const v790 = data["cursor"];
-if(v790 !== undefined){
-if(!fast787(v790)) return false;
-}}
-return true;
-}
-function fast793(data){
 if(!fast57(data)) return false;
 return true;
 }
+function fast789(data){
+if(!(typeof data == "string")) return false;
+return true;
+}
+function fast785(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v786 = data["_meta"];
+if(v786 === undefined) return false;
+if(!fast787(v786)) return false;
+}
+{const v788 = data["cursor"];
+if(v788 !== undefined){
+if(!fast789(v788)) return false;
+}}
+return true;
+}
+function fast790(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v791 = data["_meta"];
+if(v791 === undefined) return false;
+if(!fast787(v791)) return false;
+}
+{const v792 = data["cursor"];
+if(v792 !== undefined){
+if(!fast789(v792)) return false;
+}}
+return true;
+}
 function fast795(data){
-if(!fast86(data)) return false;
+if(!fast57(data)) return false;
 return true;
 }
 function fast797(data){
-if(!(typeof data == "string")) return false;
+if(!fast86(data)) return false;
 return true;
 }
 function fast799(data){
 if(!(typeof data == "string")) return false;
-if(!fastFormat22(data)) return false;
-return true;
-}
-function fast791(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v792 = data["_meta"];
-if(v792 === undefined) return false;
-if(!fast793(v792)) return false;
-}
-{const v794 = data["inputResponses"];
-if(v794 !== undefined){
-if(!fast795(v794)) return false;
-}}
-{const v796 = data["requestState"];
-if(v796 !== undefined){
-if(!fast797(v796)) return false;
-}}
-{const v798 = data["uri"];
-if(v798 === undefined) return false;
-if(!fast799(v798)) return false;
-}
-return true;
-}
-function fast800(data){
-if(!(fast679(data) || fast174(data))) return false;
 return true;
 }
 function fast801(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v802 = data["_meta"];
-if(v802 === undefined) return false;
-if(!fast785(v802)) return false;
+if(!(typeof data == "string")) return false;
+if(!fastFormat22(data)) return false;
+return true;
 }
-{const v803 = data["cursor"];
-if(v803 !== undefined){
-if(!fast787(v803)) return false;
+function fast793(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v794 = data["_meta"];
+if(v794 === undefined) return false;
+if(!fast795(v794)) return false;
+}
+{const v796 = data["inputResponses"];
+if(v796 !== undefined){
+if(!fast797(v796)) return false;
+}}
+{const v798 = data["requestState"];
+if(v798 !== undefined){
+if(!fast799(v798)) return false;
+}}
+{const v800 = data["uri"];
+if(v800 === undefined) return false;
+if(!fast801(v800)) return false;
+}
+return true;
+}
+function fast802(data){
+if(!(fast681(data) || fast176(data))) return false;
+return true;
+}
+function fast803(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v804 = data["_meta"];
+if(v804 === undefined) return false;
+if(!fast787(v804)) return false;
+}
+{const v805 = data["cursor"];
+if(v805 !== undefined){
+if(!fast789(v805)) return false;
 }}
 return true;
 }
+function fast808(data){
+if(!fast57(data)) return false;
+return true;
+}
 function fast806(data){
-if(!fast57(data)) return false;
-return true;
-}
-function fast804(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v805 = data["_meta"];
-if(v805 === undefined) return false;
-if(!fast806(v805)) return false;
+{const v807 = data["_meta"];
+if(v807 === undefined) return false;
+if(!fast808(v807)) return false;
 }
-return true;
-}
-function fast809(data){
-if(!fast57(data)) return false;
 return true;
 }
 function fast811(data){
-if(!fast377(data)) return false;
-return true;
-}
-function fast807(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v808 = data["_meta"];
-if(v808 === undefined) return false;
-if(!fast809(v808)) return false;
-}
-{const v810 = data["notifications"];
-if(v810 === undefined) return false;
-if(!fast811(v810)) return false;
-}
-return true;
-}
-function fast814(data){
 if(!fast57(data)) return false;
 return true;
 }
+function fast813(data){
+if(!fast379(data)) return false;
+return true;
+}
+function fast809(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v810 = data["_meta"];
+if(v810 === undefined) return false;
+if(!fast811(v810)) return false;
+}
+{const v812 = data["notifications"];
+if(v812 === undefined) return false;
+if(!fast813(v812)) return false;
+}
+return true;
+}
 function fast816(data){
+if(!fast57(data)) return false;
+return true;
+}
+function fast818(data){
 if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
 
 return true;
 }
-function fast819(data){
-if(!fast86(data)) return false;
-return true;
-}
 function fast821(data){
-if(!(typeof data == "string")) return false;
+if(!fast86(data)) return false;
 return true;
 }
 function fast823(data){
 if(!(typeof data == "string")) return false;
 return true;
 }
-function fast812(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v813 = data["_meta"];
-if(v813 === undefined) return false;
-if(!fast814(v813)) return false;
-}
-{const v815 = data["arguments"];
-if(v815 !== undefined){
-if(!fast816(v815)) return false;
-}}
-{const v818 = data["inputResponses"];
-if(v818 !== undefined){
-if(!fast819(v818)) return false;
-}}
-{const v820 = data["name"];
-if(v820 === undefined) return false;
-if(!fast821(v820)) return false;
-}
-{const v822 = data["requestState"];
-if(v822 !== undefined){
-if(!fast823(v822)) return false;
-}}
-return true;
-}
-function fast824(data){
-if(!(fast163(data) || fast174(data))) return false;
-return true;
-}
 function fast825(data){
-if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
-{const v826 = data["_meta"];
-if(v826 === undefined) return false;
-if(!fast785(v826)) return false;
+if(!(typeof data == "string")) return false;
+return true;
 }
-{const v827 = data["cursor"];
-if(v827 !== undefined){
-if(!fast787(v827)) return false;
+function fast814(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v815 = data["_meta"];
+if(v815 === undefined) return false;
+if(!fast816(v815)) return false;
+}
+{const v817 = data["arguments"];
+if(v817 !== undefined){
+if(!fast818(v817)) return false;
+}}
+{const v820 = data["inputResponses"];
+if(v820 !== undefined){
+if(!fast821(v820)) return false;
+}}
+{const v822 = data["name"];
+if(v822 === undefined) return false;
+if(!fast823(v822)) return false;
+}
+{const v824 = data["requestState"];
+if(v824 !== undefined){
+if(!fast825(v824)) return false;
+}}
+return true;
+}
+function fast826(data){
+if(!(fast165(data) || fast176(data))) return false;
+return true;
+}
+function fast827(data){
+if(!((data && typeof data == "object" && !Array.isArray(data)))) return false;
+{const v828 = data["_meta"];
+if(v828 === undefined) return false;
+if(!fast787(v828)) return false;
+}
+{const v829 = data["cursor"];
+if(v829 !== undefined){
+if(!fast789(v829)) return false;
 }}
 return true;
 }
