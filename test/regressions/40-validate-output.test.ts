@@ -174,3 +174,57 @@ describe('40 > validate counts a stream by its items', () => {
     expect(got.out.split('\n').at(-1)).toBe('0 valid, 1 invalid (agent-protocol@v1)');
   });
 });
+
+describe('40 > a document that is not what it was taken for says what it is', () => {
+  const a2aTask = { id: 't1', contextId: 'c1', status: { state: 'TASK_STATE_COMPLETED' } };
+
+  it('an empty file, and UTF-16 text, each one line saying so', async () => {
+    const empty = await run(['validate', file('empty.json', '\n'), '--protocol', 'a2a', '--type', 'Task']);
+    expect(empty.code).toBe(1);
+    expect(empty.out).toMatch(/empty\.json:1: \(root\): the file is empty: one JSON document was expected$/m);
+    const utf16 = file('utf16.json', '');
+    writeFileSync(
+      utf16,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(a2aTask), 'utf16le')]),
+    );
+    const wide = await run(['validate', utf16, '--protocol', 'a2a', '--type', 'Task']);
+    expect(wide.code).toBe(1);
+    expect(wide.out).toMatch(/utf16\.json:1: \(root\): is not UTF-8 text: it looks like UTF-16/);
+    expect(wide.out).not.toMatch(/not JSON/);
+  });
+
+  it('a JSON-RPC envelope checked as the type it carries: one line, then its payload checked', async () => {
+    const whole = file('envelope.json', JSON.stringify({ jsonrpc: '2.0', id: 1, result: a2aTask }));
+    const ok = await run(['validate', whole, '--protocol', 'a2a', '--type', 'Task']);
+    expect(ok.out).toMatch(
+      /envelope\.json:1: \(root\): is a JSON-RPC 2\.0 envelope, not a Task: its \/result is a valid Task/,
+    );
+    expect(ok.out.split('\n').filter((l) => l.startsWith(whole))).toHaveLength(1);
+    const bad = file(
+      'envelope-bad.json',
+      JSON.stringify({ jsonrpc: '2.0', id: 1, result: { ...a2aTask, id: 5 } }),
+    );
+    const got = await run(['validate', bad, '--protocol', 'a2a', '--type', 'Task']);
+    expect(got.out).toMatch(/\/result\/id: must be string \(Task\) \(got 5\)/);
+  });
+
+  it('a document another version takes: a hint naming it', async () => {
+    const v03 = file(
+      'task-03.json',
+      JSON.stringify({ kind: 'task', id: 't1', contextId: 'c1', status: { state: 'completed' } }),
+    );
+    const got = await run(['validate', v03, '--protocol', 'a2a@1.0', '--type', 'Task']);
+    expect(got.code).toBe(1);
+    expect(got.out).toMatch(/hint: it is a valid Task of a2a@0\.3: was --protocol a2a@0\.3 meant\?/);
+    // Invalid in every version: no hint.
+    const none = await run([
+      'validate',
+      file('task-bad.json', '{"id": 5}'),
+      '--protocol',
+      'a2a@1.0',
+      '--type',
+      'Task',
+    ]);
+    expect(none.out).not.toMatch(/hint:/);
+  });
+});

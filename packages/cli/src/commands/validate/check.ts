@@ -38,6 +38,7 @@ export async function validateDocument(
   syntax: 'json' | 'yaml',
   type: string | undefined,
   found: (issue: InputIssue) => void,
+  otherVersion?: (typeName: string, value: unknown) => Promise<string | undefined>,
 ): Promise<void> {
   if (file !== '-') {
     // Refuse what cannot fit before reading it: running out of heap kills the process without a word.
@@ -52,6 +53,23 @@ export async function validateDocument(
       );
   }
   const text = await collect(chunks);
+  // Two inputs whose parse error would only puzzle: nothing at all, and text that is not UTF-8.
+  if (text.trim() === '') {
+    found({
+      line: 1,
+      pointer: '',
+      message: `the file is empty: one ${syntax.toUpperCase()} document was expected`,
+    });
+    return;
+  }
+  if (looksUtf16(text)) {
+    found({
+      line: 1,
+      pointer: '',
+      message: 'is not UTF-8 text: it looks like UTF-16 (a NUL byte beside each character); save it as UTF-8',
+    });
+    return;
+  }
   let value: unknown;
   let locate: (pointer: string) => TextPosition | number | undefined;
   try {
@@ -97,6 +115,32 @@ export async function validateDocument(
     return;
   }
   if (!valid) {
+    // A JSON-RPC envelope checked as the type it carries: one line that says so, then the payload's own issues.
+    const payload = envelopePayload(value);
+    if (payload) {
+      const inner = payload.value;
+      const innerValid = validate(inner);
+      found({
+        line: 1,
+        pointer: '',
+        message: `is a JSON-RPC 2.0 envelope, not a ${typeName}: ${
+          innerValid
+            ? `its ${payload.at} is a valid ${typeName}; check envelopes with --format jsonrpc, or the ${payload.at} alone`
+            : `its ${payload.at} is checked as the ${typeName} below; --format jsonrpc checks envelopes`
+        }`,
+        type: typeName,
+      });
+      if (!innerValid)
+        for (const issue of describeErrors(validate.errors))
+          found({
+            ...line(`${payload.at}${issue.pointer}`),
+            pointer: `${payload.at}${issue.pointer}`,
+            message: issue.message,
+            ...got(inner, issue.pointer),
+            type: typeName,
+          });
+      return;
+    }
     for (const issue of describeErrors(validate.errors))
       found({
         ...line(issue.pointer),
@@ -104,6 +148,14 @@ export async function validateDocument(
         message: issue.message,
         ...got(value, issue.pointer),
         type: typeName,
+      });
+    // A document another version of the protocol takes: say which (an A2A 0.3 task checked as 1.0).
+    const other = await otherVersion?.(typeName, value);
+    if (other)
+      found({
+        line: 1,
+        pointer: '',
+        message: `hint: it is a valid ${typeName} of ${other}: was --protocol ${other} meant?`,
       });
     return;
   }
@@ -116,6 +168,24 @@ export async function validateDocument(
       ...got(value, issue.pointer),
       rule: issue.rule,
     });
+}
+
+/** Text decoded from UTF-16 as UTF-8: NUL bytes between the characters (or its byte order mark, undecodable). */
+function looksUtf16(text: string): boolean {
+  const head = text.slice(0, 64);
+  if (head.startsWith('\uFFFD\uFFFD')) return true;
+  // UTF-16 of ASCII text: a NUL at every other position, from the first or the second character on.
+  const nul = head.indexOf('\u0000');
+  return nul >= 0 && nul <= 1 && head.charAt(nul + 2) === '\u0000';
+}
+
+/** The payload of a JSON-RPC 2.0 envelope (its `result`, else its `params`) and where it sits, or undefined. */
+function envelopePayload(value: unknown): { at: '/result' | '/params'; value: unknown } | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (Reflect.get(value, 'jsonrpc') !== '2.0') return undefined;
+  if (Object.hasOwn(value, 'result')) return { at: '/result', value: Reflect.get(value, 'result') };
+  if (Object.hasOwn(value, 'params')) return { at: '/params', value: Reflect.get(value, 'params') };
+  return undefined;
 }
 
 /** Where a JSON text stops being JSON: from the parser's message, or for a small text from a second, locating parse. */

@@ -2,10 +2,11 @@
 // (formats.ts), checks it (check.ts, or workers.ts for a parallel NDJSON file) and reports (reporters.ts).
 import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { knownProtocols } from '@agentproto/registry';
 import { plain } from '../../colors.js';
 import { ExitCode, UsageError } from '../../exit-codes.js';
 import type { Output } from '../../output.js';
-import { resolveBinding, resolveProtocol } from '../../protocols.js';
+import { type ProtocolVersion, resolveBinding, resolveProtocol } from '../../protocols.js';
 import { validateDocument, validateStream } from './check.js';
 import {
   BY_EXTENSION,
@@ -99,6 +100,23 @@ export async function validateCommand(
     const at = line.indexOf(': ');
     return at > 0 ? `${paint('red', line.slice(0, at))}${line.slice(at)}` : line;
   };
+  // Another version of the protocol that takes a document this one refuses (loaded only when one is refused).
+  const others = new Map<string, Promise<ProtocolVersion | undefined>>();
+  const otherVersion = async (typeName: string, value: unknown): Promise<string | undefined> => {
+    const known = knownProtocols().find((p) => p.protocol === protocol.protocol);
+    for (const { version } of known?.versions ?? []) {
+      if (version === protocol.version) continue;
+      const spec = `${protocol.protocol}@${version}`;
+      if (!others.has(spec))
+        others.set(
+          spec,
+          resolveProtocol(spec).catch(() => undefined),
+        );
+      const validator = (await others.get(spec))?.validators[typeName];
+      if (validator?.(value)) return spec;
+    }
+    return undefined;
+  };
   const results: InputResult[] = [];
   for (const entry of files) {
     if (typeof entry !== 'string') {
@@ -158,7 +176,7 @@ export async function validateCommand(
         }),
       );
     } else if (fileFormat === 'json' || fileFormat === 'yaml') {
-      await validateDocument(protocol, file, chunks, fileFormat, options.type, found);
+      await validateDocument(protocol, file, chunks, fileFormat, options.type, found, otherVersion);
     } else if (
       (options.workers ?? 1) > 1 &&
       fileFormat === 'ndjson' &&
