@@ -9,22 +9,25 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * vitest's own order.
  */
 const LONGEST_FIRST = [
-  'test/installed/new-project.test.ts', // 264 s
-  'test/registry/version-add.test.ts', // 203 s
-  'test/browser/docs-site.test.ts', // 145 s
-  'test/installed/cli.test.ts', // 120 s
-  'test/official-suites/client-conformance.test.ts', // 82 s
-  'test/other-languages/export-readme-examples.test.ts', // 78 s
-  'test/installed/packages.test.ts', // 65 s
-  'test/stores/durability.test.ts', // 54 s
-  'test/browser/inspector.test.ts', // 47 s
-  'test/registry/throwaway-protocol.test.ts', // 47 s
-  'test/registry/generate-cache.test.ts', // 36 s
-  'test/readme/start-commands.test.ts', // 35 s
-  'test/readme/proxy-command.test.ts', // 29 s
-  'test/other-languages/python-jsonschema.test.ts', // 28 s
-  'test/hostile/tools-finish.test.ts', // 26 s
-  'test/other-languages/quicktype.test.ts', // 24 s
+  'test/installed/new-project.test.ts', // 323 s
+  'test/registry/version-add.test.ts', // 209 s
+  'test/installed/cli.test.ts', // 155 s
+  'test/other-languages/export-readme-examples.test.ts', // 144 s
+  'test/browser/docs-site.test.ts', // 124 s
+  'test/official-suites/client-conformance.test.ts', // 86 s
+  'test/installed/packages.test.ts', // 83 s
+  'test/stores/durability.test.ts', // 64 s
+  'test/conformance/conformance.test.ts', // 50 s
+  'test/browser/inspector.test.ts', // 48 s
+  'test/registry/throwaway-protocol.test.ts', // 40 s
+  'test/readme/start-commands.test.ts', // 36 s
+  'test/readme/proxy-command.test.ts', // 34 s
+  'test/registry/generate-launcher.test.ts', // 29 s
+  'test/registry/generate-cache.test.ts', // 28 s
+  'test/other-languages/python-jsonschema.test.ts', // 22 s
+  'test/hostile/tools-finish.test.ts', // 22 s
+  'test/fuzz/fuzz.test.ts', // 22 s
+  'test/other-languages/quicktype.test.ts', // 21 s
 ];
 
 class LongestFirst extends BaseSequencer {
