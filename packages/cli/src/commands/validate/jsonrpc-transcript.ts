@@ -135,6 +135,8 @@ export async function validateJsonRpcTranscript(
     at: Omit<InputIssue, 'pointer' | 'message'>,
     prefix: string,
   ) => {
+    // Valid as one of the types: nothing to say.
+    if (names.some((name) => binding.validators[name]?.(value))) return;
     const has = (name: string) =>
       isObject(value) && (types.required.get(name) ?? []).every((k) => Object.hasOwn(value, k));
     const shaped = names.filter(has);
@@ -149,8 +151,6 @@ export async function validateJsonRpcTranscript(
         closest = name;
       }
     }
-    // Valid as one of the types: nothing to say.
-    if (names.some((name) => binding.validators[name]?.(value))) return;
     if (closest) checkAs(closest, value, at, prefix);
   };
   const onMessage = (message: unknown, at: Omit<InputIssue, 'pointer' | 'message'>, base: string) => {
